@@ -1,0 +1,1 @@
+"""The headless core: parsing, chunking, edges, store, graph, import, watcher. Imports no Qt."""

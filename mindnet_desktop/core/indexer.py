@@ -1,0 +1,276 @@
+"""Idempotent import of a vault into the store, as a generator of `IndexProgress`.
+
+Stage 1 reads, hashes, parses and chunks what changed (nothing is written); stage 2 derives
+edges against every note known after this import, embeds in batches and writes; stage 3
+re-resolves the links of untouched notes when the set of link targets changed (late-resolving
+and unresolving links), writing only edges whose target moved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mindnet_desktop.core.chunk import chunk_note
+from mindnet_desktop.core.config import TypeRegistry
+from mindnet_desktop.core.ctxt import CtxtError, parse_ctxt
+from mindnet_desktop.core.edges import derive_edges, reresolve
+from mindnet_desktop.core.embed import Embedder
+from mindnet_desktop.core.links import NoteKey, Resolver
+from mindnet_desktop.core.model import Chunk, FileProblem, ImportSummary, IndexProgress, Note
+from mindnet_desktop.core.parse import default_note_id, parse_markdown
+from mindnet_desktop.core.store import NoteRecord, Store
+
+NOTE_SUFFIXES = (".md", ".ctxt")
+EMBED_BATCH_CHUNKS = 256
+
+
+def is_note_path(rel: str) -> bool:
+    """Markdown and `.ctxt` files outside hidden folders (`.obsidian/`, `.trash/`, ...)."""
+    parts = rel.split("/")
+    return not any(part.startswith(".") for part in parts) and rel.lower().endswith(NOTE_SUFFIXES)
+
+
+def scan_vault(root: Path) -> dict[str, tuple[int, int]]:
+    """Vault-relative POSIX path -> (mtime_ns, size) of every note file."""
+    found: dict[str, tuple[int, int]] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        base = Path(folder).relative_to(root).as_posix()
+        for name in files:
+            rel = name if base == "." else f"{base}/{name}"
+            if is_note_path(rel):
+                try:
+                    stat = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue  # vanished between listing and stat
+                found[rel] = (stat.st_mtime_ns, stat.st_size)
+    return found
+
+
+def note_key(record: NoteRecord) -> NoteKey:
+    return NoteKey(record.note.note_id, record.note.path, record.note.aliases, tuple(record.headings))
+
+
+def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
+    return [(heading, chunk.seq) for chunk in chunks for heading in chunk.headings]
+
+
+@dataclass
+class ImportOptions:
+    sync_deletes: bool = False
+    force: bool = False
+    purge_before_upsert: bool = False
+
+
+@dataclass
+class ImportOutcome:
+    """The summary plus what changed, for callers that keep a graph in step."""
+
+    summary: ImportSummary
+    written: list[NoteRecord] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    relinked: list[NoteRecord] = field(default_factory=list)
+    records: dict[str, NoteRecord] = field(default_factory=dict)
+
+
+@dataclass
+class _Pending:
+    note: Note
+    chunks: list[Chunk]
+    stat: tuple[int, int]
+
+
+class Importer:
+    """Imports one vault into one store.
+
+    Args:
+        vault: The vault folder.
+        store: Where notes, chunks and edges go.
+        registry: Types and chunk profiles.
+        embedder: Embeds chunk texts (only of changed notes).
+    """
+
+    def __init__(self, vault: Path, store: Store, registry: TypeRegistry, embedder: Embedder) -> None:
+        self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
+
+    def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
+        """Parse and chunk one file (raises CtxtError / UnicodeDecodeError on bad input)."""
+        if rel.lower().endswith(".ctxt"):
+            return parse_ctxt(rel, raw, content_hash, default_note_id(rel))
+        note = parse_markdown(rel, raw.decode("utf-8-sig"), content_hash)
+        return note, chunk_note(note, self.registry.profile(note.type))
+
+    def run(
+        self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
+    ) -> Generator[IndexProgress, None, ImportOutcome]:
+        """Import the vault; yields progress after each file, returns the outcome.
+
+        Cancelling (the `cancel` callable returns True) stops between files or batches;
+        what was written so far is consistent, deletes are skipped.
+        """
+        options = options or ImportOptions()
+        cancel = cancel or (lambda: False)
+        started = time.perf_counter()
+        summary = ImportSummary()
+        records = self.store.note_records()
+        by_path = {r.note.path: r for r in records.values()}
+        files = scan_vault(self.vault)
+        summary.scanned = len(files)
+        pending: dict[str, _Pending] = {}
+        claimed = {r.note.note_id: r.note.path for r in records.values() if r.note.path in files}
+
+        for done, rel in enumerate(sorted(files), start=1):
+            if cancel():
+                summary.cancelled = True
+                break
+            yield IndexProgress(done, len(files), rel, "scan")
+            stat = files[rel]
+            old = by_path.get(rel)
+            if old and not options.force and (old.mtime_ns, old.size) == stat:
+                summary.unchanged += 1
+                continue
+            try:
+                raw = (self.vault / rel).read_bytes()
+            except OSError as exc:
+                summary.errors.append(FileProblem(rel, f"unreadable: {exc.strerror or exc}"))
+                continue
+            digest = hashlib.sha256(raw).hexdigest()
+            if old and not options.force and old.note.content_hash == digest:
+                summary.unchanged += 1
+                continue
+            try:
+                note, chunks = self.load(rel, raw, digest)
+            except CtxtError as exc:
+                summary.errors.append(FileProblem(rel, str(exc)))
+                continue
+            except UnicodeDecodeError as exc:
+                summary.errors.append(FileProblem(rel, f"{rel}: not valid UTF-8 ({exc.reason} at byte {exc.start})"))
+                continue
+            owner = claimed.get(note.note_id)
+            if owner is not None and owner != rel:
+                summary.errors.append(FileProblem(rel, f"{rel}: note id '{note.note_id}' is already used by {owner}"))
+                continue
+            claimed[note.note_id] = rel
+            summary.warnings.extend(FileProblem(rel, w, "warning") for w in note.warnings)
+            pending[note.note_id] = _Pending(note, chunks, stat)
+
+        outcome = ImportOutcome(summary)
+        final = dict(records)
+        pending_paths = {p.note.path for p in pending.values()}
+        new_hashes = {p.note.content_hash for p in pending.values()}
+        replaced, vanished = [], []
+        for note_id, record in records.items():
+            if note_id in pending:
+                continue  # overwritten below
+            if record.note.path in pending_paths:
+                replaced.append(note_id)  # the file now carries another note id
+            elif record.note.path not in files and not summary.cancelled:
+                # A vanished file goes with --sync-deletes, or when it was renamed (its
+                # content reappears under another path), so a rename leaves nothing stale.
+                if options.sync_deletes or record.note.content_hash in new_hashes:
+                    vanished.append(note_id)
+        if replaced or vanished:
+            self.store.delete_notes(replaced + vanished)
+            for note_id in replaced + vanished:
+                del final[note_id]
+            summary.deleted = len(vanished)
+            outcome.deleted = replaced + vanished
+
+        keys_before = {note_key(r) for r in records.values()}
+        resolver_keys = [note_key(r) for nid, r in final.items() if nid not in pending]
+        resolver_keys += [
+            NoteKey(p.note.note_id, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
+            for p in pending.values()
+        ]
+        resolver = Resolver(resolver_keys)
+
+        yield from self._write(pending, records, resolver, options, cancel, outcome, final)
+
+        if set(resolver_keys) != keys_before:
+            relinked = []
+            for note_id, record in final.items():
+                if note_id in pending:
+                    continue
+                edges = [reresolve(edge, resolver) for edge in record.edges]
+                if any(new is not old for new, old in zip(edges, record.edges)):
+                    record.edges = edges
+                    relinked.append(record)
+            self.store.update_edges(relinked)
+            outcome.relinked = relinked
+            summary.resolved_edges_updated = sum(
+                1 for r in relinked for e in r.edges if e.provenance in ("explicit", "rule")
+            )
+
+        counts = self.store.counts()
+        summary.notes, summary.chunks = counts["notes"], counts["chunks"]
+        summary.edges = sum(len(r.edges) for r in final.values())
+        summary.seconds = time.perf_counter() - started
+        outcome.records = final
+        return outcome
+
+    def _write(
+        self,
+        pending: dict[str, _Pending],
+        records: dict[str, NoteRecord],
+        resolver: Resolver,
+        options: ImportOptions,
+        cancel: Callable[[], bool],
+        outcome: ImportOutcome,
+        final: dict[str, NoteRecord],
+    ) -> Generator[IndexProgress, None, None]:
+        """Derive edges, embed and write the pending notes in batches."""
+        summary = outcome.summary
+        batch: list[tuple[NoteRecord, list[Chunk]]] = []
+
+        def flush() -> None:
+            texts = [self.embedding_text(r.note, c) for r, chunks in batch for c in chunks]
+            vectors = self.embedder.embed(texts)
+            items, row = [], 0
+            for record, chunks in batch:
+                items.append((record, chunks, vectors[row : row + len(chunks)]))
+                row += len(chunks)
+            old_counts = {r.note.note_id: records[r.note.note_id].chunk_count for r, _ in batch if r.note.note_id in records}
+            self.store.write_notes(items, old_counts, purge=options.purge_before_upsert)
+            for record, _ in batch:
+                final[record.note.note_id] = record
+                outcome.written.append(record)
+                if record.note.note_id in records:
+                    summary.changed += 1
+                else:
+                    summary.added += 1
+            batch.clear()
+
+        total = len(pending)
+        for done, item in enumerate(pending.values(), start=1):
+            if cancel():
+                summary.cancelled = True
+                break
+            spec = self.registry.spec(item.note.type)
+            record = NoteRecord(
+                note=item.note,
+                mtime_ns=item.stat[0],
+                size=item.stat[1],
+                chunk_count=len(item.chunks),
+                retriever_weight=spec.retriever_weight,
+                chunk_profile=spec.chunk_profile,
+                headings=headings_of(item.chunks),
+                edges=derive_edges(item.note, item.chunks, self.registry, resolver),
+                indexed_at=time.time(),
+            )
+            batch.append((record, item.chunks))
+            if sum(len(c) for _, c in batch) >= EMBED_BATCH_CHUNKS:
+                flush()
+            yield IndexProgress(done, total, item.note.path, "embed")
+        if batch:
+            flush()
+
+    @staticmethod
+    def embedding_text(note: Note, chunk: Chunk) -> str:
+        """What is embedded: the chunk with its note title and heading path as context."""
+        context = " > ".join((note.title, *chunk.heading_path[-2:]))
+        return f"{context}\n{chunk.text}"

@@ -1,0 +1,58 @@
+"""Markdown helpers shared by the parser, chunker and link extraction.
+
+Code (fenced blocks and inline spans) is masked with spaces so that offsets stay valid while
+`#tags`, headings and `[[links]]` inside code are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+def mask_code(text: str) -> str:
+    """`text` with fenced code blocks and inline code replaced by spaces (newlines kept)."""
+    out = list(text)
+
+    def blank(start: int, end: int) -> None:
+        for i in range(start, end):
+            if out[i] != "\n":
+                out[i] = " "
+
+    pos = 0
+    while True:
+        opening = FENCE.search(text, pos)
+        if not opening:
+            break
+        marker = opening.group(1)
+        closing = re.compile(rf"^[ \t]{{0,3}}{marker[0]}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
+        line_end = text.find("\n", opening.end())
+        line_end = len(text) if line_end < 0 else line_end
+        close = closing.search(text, line_end)
+        end = close.end() if close else len(text)
+        blank(opening.start(), end)
+        pos = end
+    masked = "".join(out)
+    for match in INLINE_CODE.finditer(masked):
+        blank(match.start(), match.end())
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    start: int
+    end: int
+
+
+def headings(masked: str) -> list[Heading]:
+    """ATX headings of already code-masked text, in order."""
+    return [
+        Heading(len(m.group(1)), m.group(2).strip(), m.start(), m.end())
+        for m in HEADING.finditer(masked)
+    ]

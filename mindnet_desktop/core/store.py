@@ -1,0 +1,281 @@
+"""Persistence: a small `Store` protocol and its Chroma implementation.
+
+Collections: `mindnet_notes` (one record per note; its vector is the mean of its chunks'; its
+metadata carries the note's edges and headings, so a restart rebuilds the graph without
+parsing or embedding anything) and `mindnet_chunks` (the embedded chunks).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from mindnet_desktop.core.embed import Embedder, chroma_embedding_function
+from mindnet_desktop.core.model import Chunk, Edge, Note
+
+NOTES = "mindnet_notes"
+CHUNKS = "mindnet_chunks"
+STORE_SCHEMA = 1
+WRITE_BATCH = 1000
+
+
+class StoreError(RuntimeError):
+    """The data dir cannot be used (corrupted, unreadable, or built with another embedder)."""
+
+
+@dataclass
+class NoteRecord:
+    """A stored note: its fields, file stat, headings (text, chunk seq) and edges."""
+
+    note: Note
+    mtime_ns: int
+    size: int
+    chunk_count: int
+    retriever_weight: float = 1.0
+    chunk_profile: str = ""
+    headings: list[tuple[str, int]] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    indexed_at: float = 0.0
+
+
+class Store(Protocol):
+    def note_records(self) -> dict[str, NoteRecord]: ...
+    def write_notes(
+        self,
+        items: list[tuple[NoteRecord, list[Chunk], np.ndarray]],
+        old_chunk_counts: dict[str, int] | None = None,
+        purge: bool = False,
+    ) -> None: ...
+    def update_edges(self, records: Iterable[NoteRecord]) -> None: ...
+    def delete_notes(self, note_ids: Iterable[str]) -> None: ...
+    def chunks(self, note_id: str) -> list[Chunk]: ...
+    def counts(self) -> dict[str, int]: ...
+
+
+def _note_metadata(record: NoteRecord) -> dict[str, Any]:
+    note = record.note
+    return {
+        "note_id": note.note_id,
+        "path": note.path,
+        "title": note.title,
+        "type": note.type,
+        "status": note.status,
+        "format": note.format,
+        "content_hash": note.content_hash,
+        "tags": json.dumps(list(note.tags), ensure_ascii=False),
+        "aliases": json.dumps(list(note.aliases), ensure_ascii=False),
+        "warnings": json.dumps(list(note.warnings), ensure_ascii=False),
+        "source_meta": json.dumps(note.source_meta, ensure_ascii=False),
+        "mtime_ns": str(record.mtime_ns),
+        "size": record.size,
+        "chunk_count": record.chunk_count,
+        "retriever_weight": record.retriever_weight,
+        "chunk_profile": record.chunk_profile,
+        "headings": json.dumps(record.headings, ensure_ascii=False),
+        "edges": json.dumps([e.to_dict() for e in record.edges], ensure_ascii=False),
+        "indexed_at": record.indexed_at,
+    }
+
+
+def _record(meta: dict[str, Any], document: str) -> NoteRecord:
+    note = Note(
+        note_id=meta["note_id"],
+        path=meta["path"],
+        title=meta["title"],
+        type=meta["type"],
+        body=document or "",
+        content_hash=meta["content_hash"],
+        tags=tuple(json.loads(meta["tags"])),
+        aliases=tuple(json.loads(meta["aliases"])),
+        status=meta["status"],
+        format=meta["format"],
+        warnings=tuple(json.loads(meta["warnings"])),
+        source_meta=json.loads(meta["source_meta"]),
+    )
+    return NoteRecord(
+        note=note,
+        mtime_ns=int(meta["mtime_ns"]),
+        size=int(meta["size"]),
+        chunk_count=int(meta["chunk_count"]),
+        retriever_weight=float(meta["retriever_weight"]),
+        chunk_profile=str(meta["chunk_profile"]),
+        headings=[(str(h), int(s)) for h, s in json.loads(meta["headings"])],
+        edges=[Edge.from_dict(e) for e in json.loads(meta["edges"])],
+        indexed_at=float(meta["indexed_at"]),
+    )
+
+
+def _chunk_metadata(record: NoteRecord, chunk: Chunk) -> dict[str, Any]:
+    note = record.note
+    return {
+        "note_id": note.note_id,
+        "seq": chunk.seq,
+        "title": note.title,
+        "path": note.path,
+        "type": note.type,
+        "status": note.status,
+        "retriever_weight": record.retriever_weight,
+        "chunk_profile": record.chunk_profile,
+        "heading_path": json.dumps(list(chunk.heading_path), ensure_ascii=False),
+        "headings": json.dumps(list(chunk.headings), ensure_ascii=False),
+        "meta": json.dumps(chunk.meta, ensure_ascii=False),
+        "start": chunk.start,
+        "end": chunk.end,
+    }
+
+
+class ChromaStore:
+    """The Chroma-backed store of one vault, in `data_dir/chroma`.
+
+    Args:
+        data_dir: The vault's data dir.
+        embedder: The embedder whose vectors this store holds; a store built with another
+            embedder refuses to open (vectors of two models never mix).
+    """
+
+    def __init__(self, data_dir: Path, embedder: Embedder) -> None:
+        import chromadb
+        from chromadb.config import Settings
+
+        self.data_dir = data_dir
+        self.embedder = embedder
+        path = data_dir / "chroma"
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            self._client = chromadb.PersistentClient(
+                path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
+            )
+            ef = chroma_embedding_function(embedder)
+            meta = {"mindnet_embedder": embedder.name, "mindnet_schema": STORE_SCHEMA}
+            config: Any = {"hnsw": {"space": "cosine"}}
+            self._notes = self._client.get_or_create_collection(
+                NOTES, embedding_function=ef, metadata=meta, configuration=config
+            )
+            self._chunks = self._client.get_or_create_collection(
+                CHUNKS, embedding_function=ef, metadata=meta, configuration=config
+            )
+        except Exception as exc:  # chromadb raises many types for a broken directory
+            raise StoreError(
+                f"Cannot open the index in {path}: {exc}. If it is corrupted, move the folder "
+                "away (or pass another --data-dir) and import again; the vault is not touched."
+            ) from exc
+        stored = (self._chunks.metadata or {}).get("mindnet_embedder")
+        if stored != embedder.name:
+            raise StoreError(
+                f"The index in {path} was built with the embedder '{stored}', not "
+                f"'{embedder.name}'. Re-import with --force --data-dir pointing to a new folder, "
+                "or choose the embedder it was built with."
+            )
+
+    def note_records(self) -> dict[str, NoteRecord]:
+        got = self._notes.get(include=["metadatas", "documents"])
+        return {
+            meta["note_id"]: _record(meta, doc)
+            for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
+        }
+
+    def write_notes(
+        self,
+        items: list[tuple[NoteRecord, list[Chunk], np.ndarray]],
+        old_chunk_counts: dict[str, int] | None = None,
+        purge: bool = False,
+    ) -> None:
+        """Replace each note's record and chunks (vectors given, one row per chunk).
+
+        Args:
+            items: (record, chunks, vectors) per note.
+            old_chunk_counts: Chunk count stored before, per note id; chunks beyond the new
+                count are deleted after the upsert.
+            purge: Delete all of each note's chunks before writing instead.
+        """
+        if not items:
+            return
+        old_chunk_counts = old_chunk_counts or {}
+        if purge:
+            self.delete_chunks_of([record.note.note_id for record, _, _ in items])
+        else:
+            stale = [
+                f"{record.note.note_id}#{seq}"
+                for record, chunks, _ in items
+                for seq in range(len(chunks) + 1, old_chunk_counts.get(record.note.note_id, 0) + 1)
+            ]
+            if stale:
+                self._chunks.delete(ids=stale)
+        ids, docs, metas, vecs = [], [], [], []
+        for record, chunks, vectors in items:
+            for chunk, vector in zip(chunks, vectors):
+                ids.append(chunk.chunk_id)
+                docs.append(chunk.text)
+                metas.append(_chunk_metadata(record, chunk))
+                vecs.append(vector)
+        for start in range(0, len(ids), WRITE_BATCH):
+            end = start + WRITE_BATCH
+            self._chunks.upsert(
+                ids=ids[start:end], documents=docs[start:end],
+                metadatas=metas[start:end], embeddings=np.asarray(vecs[start:end]),
+            )
+        note_vecs = []
+        for _, _, vectors in items:
+            mean = vectors.mean(axis=0)
+            note_vecs.append(mean / (np.linalg.norm(mean) or 1.0))
+        self._notes.upsert(
+            ids=[record.note.note_id for record, _, _ in items],
+            documents=[record.note.body or record.note.title for record, _, _ in items],
+            metadatas=[_note_metadata(record) for record, _, _ in items],
+            embeddings=np.asarray(note_vecs),
+        )
+
+    def update_edges(self, records: Iterable[NoteRecord]) -> None:
+        """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""
+        records = list(records)
+        for start in range(0, len(records), WRITE_BATCH):
+            batch = records[start : start + WRITE_BATCH]
+            self._notes.update(
+                ids=[r.note.note_id for r in batch], metadatas=[_note_metadata(r) for r in batch]
+            )
+
+    def delete_chunks_of(self, note_ids: list[str]) -> None:
+        for start in range(0, len(note_ids), WRITE_BATCH):
+            self._chunks.delete(where={"note_id": {"$in": note_ids[start : start + WRITE_BATCH]}})
+
+    def delete_notes(self, note_ids: Iterable[str]) -> None:
+        note_ids = list(note_ids)
+        if not note_ids:
+            return
+        self.delete_chunks_of(note_ids)
+        self._notes.delete(ids=note_ids)
+
+    def chunks(self, note_id: str) -> list[Chunk]:
+        got = self._chunks.get(where={"note_id": note_id}, include=["metadatas", "documents"])
+        chunks = [
+            Chunk(
+                note_id=meta["note_id"],
+                seq=int(meta["seq"]),
+                text=doc,
+                heading_path=tuple(json.loads(meta["heading_path"])),
+                headings=tuple(json.loads(meta["headings"])),
+                meta=json.loads(meta["meta"]),
+                start=int(meta["start"]),
+                end=int(meta["end"]),
+            )
+            for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
+        ]
+        return sorted(chunks, key=lambda c: c.seq)
+
+    def chunk_ids(self) -> list[str]:
+        return list(self._chunks.get(include=[])["ids"])
+
+    def counts(self) -> dict[str, int]:
+        return {"notes": self._notes.count(), "chunks": self._chunks.count()}
+
+    def query_chunks(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """(chunk_id, cosine similarity) of the k nearest chunks."""
+        if self._chunks.count() == 0:
+            return []
+        got = self._chunks.query(query_embeddings=[vector], n_results=k, include=["distances"])
+        return [(cid, 1.0 - float(d)) for cid, d in zip(got["ids"][0], got["distances"][0])]
