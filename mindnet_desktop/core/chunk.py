@@ -46,7 +46,9 @@ def _split_long(text: str, start: int, end: int, limit: int) -> Iterator[tuple[i
         yield start, end
 
 
-def _sections(masked: str, marks: list[Heading]) -> Iterator[tuple[int, int, Heading | None, tuple[str, ...]]]:
+def _sections(
+    masked: str, marks: list[Heading]
+) -> Iterator[tuple[int, int, Heading | None, tuple[str, ...]]]:
     """(start, end, heading, heading_path) of each heading section, plus the preamble."""
     stack: list[Heading] = []
     bounds = [h.start for h in marks] + [len(masked)]
@@ -89,7 +91,9 @@ def chunk_note(note: Note, profile: ChunkProfile) -> list[Chunk]:
         if not (small and level > current_level):
             flush()
         for para_start, para_end in _paragraphs(body, sec_start, sec_end):
-            for piece_start, piece_end in _split_long(body, para_start, para_end, profile.max_chars):
+            for piece_start, piece_end in _split_long(
+                body, para_start, para_end, profile.max_chars
+            ):
                 if current is not None and piece_end - current[0] <= profile.target_chars:
                     current[1] = piece_end
                     continue

@@ -132,7 +132,9 @@ def _profiles(path: Path, raw: Any) -> dict[str, ChunkProfile]:
         target = _int(path, f"{key}.target_chars", spec.get("target_chars"), 50)
         maximum = _int(path, f"{key}.max_chars", spec.get("max_chars"), 50)
         if maximum < target:
-            raise ConfigError(path, f"{key}.max_chars", f"an integer >= target_chars ({target})", maximum)
+            raise ConfigError(
+                path, f"{key}.max_chars", f"an integer >= target_chars ({target})", maximum
+            )
         profiles[str(name)] = ChunkProfile(str(name), target, maximum)
     return profiles
 

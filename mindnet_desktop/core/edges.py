@@ -38,8 +38,17 @@ def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
 
     def add(kind: str, source: str, target: str) -> None:
         edges.append(
-            Edge(kind, source, target, note.note_id, note.note_id, "structure",
-                 f"structure:{kind}", STRUCTURE_CONFIDENCE, target)
+            Edge(
+                kind,
+                source,
+                target,
+                note.note_id,
+                note.note_id,
+                "structure",
+                f"structure:{kind}",
+                STRUCTURE_CONFIDENCE,
+                target,
+            )
         )
 
     for chunk in chunks:
@@ -67,15 +76,26 @@ def derive_edges(
     seen: set[tuple[str, str, str]] = set()
     edges: list[Edge] = []
 
-    def add(chunk: Chunk, ref: str, kind: str, provenance: str, rule_id: str, confidence: float) -> None:
+    def add(
+        chunk: Chunk, ref: str, kind: str, provenance: str, rule_id: str, confidence: float
+    ) -> None:
         key = (chunk.chunk_id, ref.casefold(), kind)
         if key in seen:
             return
         seen.add(key)
         target_note_id, target_id = resolver.resolve(ref, note.note_id)
         edges.append(
-            Edge(kind, chunk.chunk_id, target_id, target_note_id, note.note_id,
-                 provenance, rule_id, confidence, ref)  # type: ignore[arg-type]
+            Edge(
+                kind,
+                chunk.chunk_id,
+                target_id,
+                target_note_id,
+                note.note_id,
+                provenance,
+                rule_id,
+                confidence,
+                ref,
+            )  # type: ignore[arg-type]
         )
 
     placed = links_by_chunk(note, chunks)

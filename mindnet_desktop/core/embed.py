@@ -68,7 +68,10 @@ class UseEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.warm_up()
         self.calls += 1
-        out = [self._model.encode(list(texts[i : i + BATCH_SIZE])) for i in range(0, len(texts), BATCH_SIZE)]
+        out = [
+            self._model.encode(list(texts[i : i + BATCH_SIZE]))
+            for i in range(0, len(texts), BATCH_SIZE)
+        ]
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
 
 
@@ -108,10 +111,15 @@ def make_embedder(name: str | None = None, threads: int | None = None) -> Embedd
 def chroma_embedding_function(embedder: Embedder) -> Any:
     """Wrap `embedder` as a registered Chroma EmbeddingFunction (imports chromadb lazily)."""
     from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
-    from chromadb.utils.embedding_functions import known_embedding_functions, register_embedding_function
+    from chromadb.utils.embedding_functions import (
+        known_embedding_functions,
+        register_embedding_function,
+    )
 
     class MindnetEmbeddingFunction(EmbeddingFunction[Documents]):
-        def __init__(self, embedder_name: str = DEFAULT_EMBEDDER, inner: Embedder | None = None) -> None:
+        def __init__(
+            self, embedder_name: str = DEFAULT_EMBEDDER, inner: Embedder | None = None
+        ) -> None:
             self.embedder_name = embedder_name
             self._inner = inner
 

@@ -53,7 +53,9 @@ def scan_vault(root: Path) -> dict[str, tuple[int, int]]:
 
 
 def note_key(record: NoteRecord) -> NoteKey:
-    return NoteKey(record.note.note_id, record.note.path, record.note.aliases, tuple(record.headings))
+    return NoteKey(
+        record.note.note_id, record.note.path, record.note.aliases, tuple(record.headings)
+    )
 
 
 def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
@@ -95,7 +97,9 @@ class Importer:
         embedder: Embeds chunk texts (only of changed notes).
     """
 
-    def __init__(self, vault: Path, store: Store, registry: TypeRegistry, embedder: Embedder) -> None:
+    def __init__(
+        self, vault: Path, store: Store, registry: TypeRegistry, embedder: Embedder
+    ) -> None:
         self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
 
     def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
@@ -149,14 +153,17 @@ class Importer:
                 summary.errors.append(FileProblem(rel, str(exc)))
                 continue
             except UnicodeDecodeError as exc:
-                summary.errors.append(FileProblem(rel, f"{rel}: not valid UTF-8 ({exc.reason} at byte {exc.start})"))
+                summary.errors.append(
+                    FileProblem(rel, f"{rel}: not valid UTF-8 ({exc.reason} at byte {exc.start})")
+                )
                 continue
             owner = claimed.get(note.note_id)
             if owner is not None and owner != rel:
-                summary.errors.append(FileProblem(rel, f"{rel}: note id '{note.note_id}' is already used by {owner}"))
+                summary.errors.append(
+                    FileProblem(rel, f"{rel}: note id '{note.note_id}' is already used by {owner}")
+                )
                 continue
             claimed[note.note_id] = rel
-            summary.warnings.extend(FileProblem(rel, w, "warning") for w in note.warnings)
             pending[note.note_id] = _Pending(note, chunks, stat)
 
         outcome = ImportOutcome(summary)
@@ -169,11 +176,14 @@ class Importer:
                 continue  # overwritten below
             if record.note.path in pending_paths:
                 replaced.append(note_id)  # the file now carries another note id
-            elif record.note.path not in files and not summary.cancelled:
+            elif (
                 # A vanished file goes with --sync-deletes, or when it was renamed (its
                 # content reappears under another path), so a rename leaves nothing stale.
-                if options.sync_deletes or record.note.content_hash in new_hashes:
-                    vanished.append(note_id)
+                record.note.path not in files
+                and not summary.cancelled
+                and (options.sync_deletes or record.note.content_hash in new_hashes)
+            ):
+                vanished.append(note_id)
         if replaced or vanished:
             self.store.delete_notes(replaced + vanished)
             for note_id in replaced + vanished:
@@ -209,6 +219,12 @@ class Importer:
         counts = self.store.counts()
         summary.notes, summary.chunks = counts["notes"], counts["chunks"]
         summary.edges = sum(len(r.edges) for r in final.values())
+        # Warnings describe the index as it stands, so they are reported on every import.
+        summary.warnings = [
+            FileProblem(r.note.path, w, "warning")
+            for r in sorted(final.values(), key=lambda r: r.note.path)
+            for w in r.note.warnings
+        ]
         summary.seconds = time.perf_counter() - started
         outcome.records = final
         return outcome
@@ -234,7 +250,11 @@ class Importer:
             for record, chunks in batch:
                 items.append((record, chunks, vectors[row : row + len(chunks)]))
                 row += len(chunks)
-            old_counts = {r.note.note_id: records[r.note.note_id].chunk_count for r, _ in batch if r.note.note_id in records}
+            old_counts = {
+                r.note.note_id: records[r.note.note_id].chunk_count
+                for r, _ in batch
+                if r.note.note_id in records
+            }
             self.store.write_notes(items, old_counts, purge=options.purge_before_upsert)
             for record, _ in batch:
                 final[record.note.note_id] = record

@@ -85,13 +85,17 @@ def extract_links(body: str) -> list[Link]:
         rel = REL.match(inner.strip())
         if rel:
             target, heading = split_target(rel.group(2))
-            links.append(Link("inline", normalize_kind(rel.group(1)), target, heading, match.start()))
+            links.append(
+                Link("inline", normalize_kind(rel.group(1)), target, heading, match.start())
+            )
             continue
         target, heading = split_target(inner)
         if not target and not heading:
             continue
         if match.start() in callout_kind:
-            links.append(Link("callout", callout_kind[match.start()], target, heading, match.start()))
+            links.append(
+                Link("callout", callout_kind[match.start()], target, heading, match.start())
+            )
         else:
             links.append(Link("wikilink", "references", target, heading, match.start()))
     return links
@@ -173,7 +177,11 @@ class Resolver:
         """
         target, _, heading = ref.partition("#")
         source = self._notes.get(source_note_id)
-        note_id = source_note_id if not target and source else self.resolve_note(target, source.path if source else "")
+        note_id = (
+            source_note_id
+            if not target and source
+            else self.resolve_note(target, source.path if source else "")
+        )
         if note_id is None:
             return None, ref
         if heading:

@@ -11,7 +11,9 @@ import yaml
 from mindnet_desktop.core.markdown import headings, mask_code
 from mindnet_desktop.core.model import Note
 
-FRONTMATTER_BLOCK = re.compile(r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^(?:---|\.\.\.)[ \t]*$\r?\n?", re.DOTALL | re.MULTILINE)
+FRONTMATTER_BLOCK = re.compile(
+    r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^(?:---|\.\.\.)[ \t]*$\r?\n?", re.DOTALL | re.MULTILINE
+)
 INLINE_TAG = re.compile(r"(?<![\w/#&\[\]])#([^\s#.,;:!?()\[\]{}\"'`]+)")
 
 

@@ -216,8 +216,10 @@ class ChromaStore:
         for start in range(0, len(ids), WRITE_BATCH):
             end = start + WRITE_BATCH
             self._chunks.upsert(
-                ids=ids[start:end], documents=docs[start:end],
-                metadatas=metas[start:end], embeddings=np.asarray(vecs[start:end]),
+                ids=ids[start:end],
+                documents=docs[start:end],
+                metadatas=metas[start:end],
+                embeddings=np.asarray(vecs[start:end]),
             )
         note_vecs = []
         for _, _, vectors in items:

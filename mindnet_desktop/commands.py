@@ -1,0 +1,304 @@
+"""The CLI's commands; each returns an exit code and prints text or `--json`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.cli import CliError, _print_json, drive
+from mindnet_desktop.core.config import ConfigError, load_types, resolve_config_dir
+from mindnet_desktop.core.ctxt import CtxtError
+from mindnet_desktop.core.embed import EmbedderError, make_embedder
+from mindnet_desktop.core.indexer import ImportOptions
+from mindnet_desktop.core.lock import DataDirLockedError
+from mindnet_desktop.core.model import Edge
+from mindnet_desktop.core.paths import resolve_data_dir, resolve_vault
+from mindnet_desktop.core.service import Mindnet, NoteNotFoundError
+from mindnet_desktop.core.store import NoteRecord, StoreError
+
+USER_ERRORS = (
+    CliError,
+    ConfigError,
+    CtxtError,
+    DataDirLockedError,
+    EmbedderError,
+    NoteNotFoundError,
+    StoreError,
+    FileNotFoundError,
+    PermissionError,
+)
+
+
+def user_message(exc: BaseException) -> str | None:
+    """The message for errors a user can act on; None for bugs (which keep their traceback)."""
+    return str(exc) if isinstance(exc, USER_ERRORS) else None
+
+
+def _vault(args: argparse.Namespace) -> Path:
+    vault = resolve_vault(args.vault)
+    if vault is None:
+        raise CliError("no vault given: pass --vault PATH or set MINDNET_VAULT")
+    return vault
+
+
+def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
+    embedder = make_embedder(args.embedder)
+    return Mindnet(_vault(args), args.data_dir, args.config, embedder, write=write)
+
+
+def note_json(record: NoteRecord) -> dict[str, Any]:
+    note = record.note
+    return {
+        "note_id": note.note_id,
+        "path": note.path,
+        "title": note.title,
+        "type": note.type,
+        "status": note.status,
+        "tags": list(note.tags),
+        "aliases": list(note.aliases),
+        "format": note.format,
+        "content_hash": note.content_hash,
+        "retriever_weight": record.retriever_weight,
+        "chunk_profile": record.chunk_profile,
+        "chunks": record.chunk_count,
+        "edges": len(record.edges),
+        "warnings": list(note.warnings),
+        "source_meta": note.source_meta,
+        "indexed_at": record.indexed_at,
+    }
+
+
+def _edge_line(edge: Edge) -> str:
+    target = (
+        edge.target_id if edge.resolved or edge.provenance == "structure" else f"?{edge.target_id}"
+    )
+    how = f"{edge.provenance}, {edge.rule_id}, {edge.confidence:g}"
+    return f"{edge.source_id} -[{edge.kind}]-> {target}  ({how})"
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    options = ImportOptions(args.sync_deletes, args.force, args.purge_before_upsert)
+    with _open(args, write=True) as mn:
+        show = not args.json and not args.no_progress and sys.stderr.isatty()
+        summary = drive(mn.import_vault(options), show).summary
+    if args.json:
+        _print_json(summary.to_dict())
+        return 0
+    print(
+        f"Imported {mn.vault} in {summary.seconds:.1f} s: scanned {summary.scanned}, "
+        f"added {summary.added}, changed {summary.changed}, unchanged {summary.unchanged}, "
+        f"deleted {summary.deleted}."
+    )
+    print(
+        f"Index: {summary.notes} notes, {summary.chunks} chunks, {summary.edges} edges "
+        f"(data dir {mn.data_dir})."
+    )
+    for problem in summary.warnings:
+        print(f"warning: {problem.message}")
+    for problem in summary.errors:
+        print(f"error: {problem.message}")
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from mindnet_desktop.core.watcher import VaultWatcher
+
+    with _open(args, write=True) as mn:
+        lock = threading.Lock()
+
+        def on_change() -> None:
+            with lock:
+                summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), False).summary
+            if args.json:
+                print(json_line(summary.to_dict()), flush=True)
+            elif summary.added or summary.changed or summary.deleted or summary.errors:
+                print(
+                    f"added {summary.added}, changed {summary.changed}, "
+                    f"deleted {summary.deleted}, errors {len(summary.errors)}; "
+                    f"{summary.notes} notes, {summary.chunks} chunks, "
+                    f"{summary.edges} edges",
+                    flush=True,
+                )
+                for problem in summary.errors:
+                    print(f"error: {problem.message}", flush=True)
+
+        def on_error(exc: BaseException) -> None:
+            print(f"mindnet: watch: import failed: {exc}", file=sys.stderr, flush=True)
+
+        watcher = VaultWatcher(mn.vault, on_change, args.debounce, on_error)
+        if not args.json:
+            print(f"Watching {mn.vault} (Ctrl+C to stop)", flush=True)
+        watcher.start()
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            watcher.stop()
+    return 0
+
+
+def json_line(data: Any) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False)
+
+
+def cmd_notes(args: argparse.Namespace) -> int:
+    with _open(args) as mn:
+        records = sorted(mn.records.values(), key=lambda r: r.note.path)
+    if args.json:
+        _print_json({"count": len(records), "notes": [note_json(r) for r in records]})
+        return 0
+    for r in records:
+        print(
+            f"{r.note.path}  [{r.note.type}]  {r.note.title}  "
+            f"({r.chunk_count} chunks, {len(r.edges)} edges)"
+        )
+    print(f"{len(records)} notes")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with _open(args) as mn:
+        shown = mn.show(args.note)
+    record, chunks, incoming = shown["record"], shown["chunks"], shown["incoming"]
+    if args.json:
+        _print_json(
+            {
+                "note": note_json(record),
+                "chunks": [
+                    {
+                        "chunk_id": c.chunk_id,
+                        "seq": c.seq,
+                        "text": c.text,
+                        "heading_path": list(c.heading_path),
+                        "headings": list(c.headings),
+                        "meta": c.meta,
+                    }
+                    for c in chunks
+                ],
+                "edges": [e.to_dict() for e in record.edges],
+                "incoming": [e.to_dict() for e in incoming],
+            }
+        )
+        return 0
+    note = record.note
+    print(f"{note.title}  [{note.type}]  {note.path}  (id {note.note_id})")
+    for chunk in chunks:
+        path = " > ".join(chunk.heading_path)
+        print(
+            f"\n--- chunk {chunk.seq} {path}\n{chunk.text[:300]}"
+            + ("…" if len(chunk.text) > 300 else "")
+        )
+    print("\nEdges:")
+    for edge in record.edges:
+        print("  " + _edge_line(edge))
+    print("Incoming:")
+    for edge in incoming:
+        print("  " + _edge_line(edge))
+    return 0
+
+
+def cmd_edges(args: argparse.Namespace) -> int:
+    with _open(args) as mn:
+        edges = mn.edges()
+        if args.note:
+            owner = mn.find_note(args.note).note.note_id
+            edges = [e for e in edges if e.note_id == owner]
+    if args.kind:
+        from mindnet_desktop.core.links import normalize_kind
+
+        kinds = {normalize_kind(k) for k in args.kind}
+        edges = [e for e in edges if e.kind in kinds]
+    if args.unresolved:
+        edges = [e for e in edges if not e.resolved and e.provenance != "structure"]
+    edges.sort(key=lambda e: (e.note_id, e.source_id, e.kind, e.target_id, e.rule_id))
+    if args.json:
+        _print_json({"count": len(edges), "edges": [e.to_dict() for e in edges]})
+        return 0
+    for edge in edges:
+        print(_edge_line(edge))
+    print(f"{len(edges)} edges")
+    return 0
+
+
+def doctor_checks(args: argparse.Namespace) -> list[dict[str, Any]]:
+    checks: list[dict[str, Any]] = []
+
+    def check(name: str, func: Any) -> Any:
+        try:
+            detail = func()
+            checks.append({"name": name, "ok": True, "detail": detail})
+            return detail
+        except Exception as exc:  # noqa: BLE001 - doctor reports every failure
+            checks.append({"name": name, "ok": False, "detail": str(exc)})
+            return None
+
+    check("config", lambda: load_types(resolve_config_dir(args.config)).source)
+    vault = check(
+        "vault", lambda: str(_vault(args)) if _vault(args).is_dir() else _missing(_vault(args))
+    )
+
+    def embedder() -> str:
+        emb = make_embedder(args.embedder)
+        vec = emb.embed(["Mindnet doctor"])
+        return f"{emb.name}, {vec.shape[1]} dims"
+
+    check("embedder", embedder)
+
+    def llama() -> str:
+        import llama_cpp
+
+        return f"llama-cpp-python {llama_cpp.__version__}"
+
+    check("llama.cpp runtime", llama)
+    if vault:
+
+        def data_dir() -> str:
+            path = resolve_data_dir(args.data_dir, Path(vault))
+            path.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path, prefix=".doctor-"):
+                pass
+            free = shutil.disk_usage(path).free // 2**20
+            return f"{path} (writable, {free} MB free)"
+
+        check("data dir", data_dir)
+        check("index", lambda: str(_open(args).store.counts()))
+    return checks
+
+
+def _missing(path: Path) -> str:
+    raise FileNotFoundError(f"{path} is not a folder")
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    checks = doctor_checks(args)
+    ok = all(c["ok"] for c in checks)
+    if args.json:
+        _print_json({"ok": ok, "checks": checks})
+    else:
+        for c in checks:
+            print(f"{'ok  ' if c['ok'] else 'FAIL'} {c['name']}: {c['detail']}")
+    return 0 if ok else 1
+
+
+COMMANDS = {
+    "import": cmd_import,
+    "watch": cmd_watch,
+    "notes": cmd_notes,
+    "show": cmd_show,
+    "edges": cmd_edges,
+    "doctor": cmd_doctor,
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    return COMMANDS[args.command](args)

@@ -1,0 +1,104 @@
+"""The in-memory knowledge graph: a NetworkX MultiDiGraph of notes, chunks and unresolved
+link targets, built from stored records (no parsing, no embedding) and updated per note."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from mindnet_desktop.core.model import Edge, chunk_id
+from mindnet_desktop.core.store import NoteRecord
+
+UNRESOLVED_PREFIX = "unresolved:"
+
+
+def graph_node(edge: Edge) -> str:
+    """The graph node an edge points to (unresolved link text gets its own namespace)."""
+    return (
+        edge.target_id
+        if edge.resolved or edge.provenance == "structure"
+        else UNRESOLVED_PREFIX + edge.target_id
+    )
+
+
+class KnowledgeGraph:
+    """Keeps `graph` in step with the store, one note at a time."""
+
+    def __init__(self) -> None:
+        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self._owned: dict[str, list[tuple[str, str, str]]] = {}  # note id -> its edges
+        self._chunks: dict[str, list[str]] = {}  # note id -> its chunk nodes
+
+    @classmethod
+    def from_records(cls, records: Iterable[NoteRecord]) -> KnowledgeGraph:
+        kg = cls()
+        for record in records:
+            kg.upsert_note(record)
+        return kg
+
+    def upsert_note(self, record: NoteRecord) -> None:
+        """Replace the note's node, its chunks and all edges it owns."""
+        note = record.note
+        self.remove_note(note.note_id, keep_node=True)
+        self.graph.add_node(
+            note.note_id,
+            kind="note",
+            title=note.title,
+            type=note.type,
+            path=note.path,
+            status=note.status,
+            tags=list(note.tags),
+            aliases=list(note.aliases),
+        )
+        chunks = [chunk_id(note.note_id, seq) for seq in range(1, record.chunk_count + 1)]
+        for seq, node in enumerate(chunks, start=1):
+            self.graph.add_node(node, kind="chunk", note_id=note.note_id, seq=seq)
+        self._chunks[note.note_id] = chunks
+        owned = []
+        for edge in record.edges:
+            target = graph_node(edge)
+            if target not in self.graph:
+                kind = "unresolved" if target.startswith(UNRESOLVED_PREFIX) else "pending"
+                self.graph.add_node(target, kind=kind, title=edge.target_id)
+            self.graph.add_edge(edge.source_id, target, key=edge.id, **self._attrs(edge))
+            owned.append((edge.source_id, target, edge.id))
+        self._owned[note.note_id] = owned
+
+    @staticmethod
+    def _attrs(edge: Edge) -> dict[str, Any]:
+        data = edge.to_dict()
+        data.pop("source_id")
+        return data
+
+    def remove_note(self, note_id: str, keep_node: bool = False) -> None:
+        """Remove the note's chunks and owned edges (and the note node unless `keep_node`).
+
+        Edges of other notes pointing at it stay until their owners are re-resolved.
+        """
+        owned = self._owned.pop(note_id, [])
+        self.graph.remove_edges_from(owned)
+        self.graph.remove_nodes_from(self._chunks.pop(note_id, []))
+        if not keep_node and note_id in self.graph:
+            if self.graph.in_degree(note_id) == 0:
+                self.graph.remove_node(note_id)
+            else:
+                self.graph.nodes[note_id].clear()
+                self.graph.nodes[note_id]["kind"] = "pending"
+        targets = {v for _, v, _ in owned}
+        self.graph.remove_nodes_from(
+            [
+                n
+                for n in targets
+                if n in self.graph
+                and self.graph.nodes[n].get("kind") in ("unresolved", "pending")
+                and self.graph.degree(n) == 0
+            ]
+        )
+
+    def signature(self) -> tuple[set[tuple[str, str]], set[tuple[str, str, str]]]:
+        """Nodes (id, kind) and edges (source, target, key): to compare two graphs."""
+        nodes = {(n, str(kind)) for n, kind in self.graph.nodes(data="kind")}
+        edges = {(u, v, k) for u, v, k in self.graph.edges(keys=True)}
+        return nodes, edges

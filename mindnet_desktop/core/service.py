@@ -1,0 +1,129 @@
+"""`Mindnet`: the one object the CLI (and later the GUI) talks to for a vault."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.core.config import TypeRegistry, load_types, resolve_config_dir
+from mindnet_desktop.core.embed import Embedder, make_embedder
+from mindnet_desktop.core.graph import KnowledgeGraph
+from mindnet_desktop.core.indexer import Importer, ImportOptions, ImportOutcome
+from mindnet_desktop.core.lock import WriterLock
+from mindnet_desktop.core.model import Edge, IndexProgress
+from mindnet_desktop.core.paths import resolve_data_dir
+from mindnet_desktop.core.store import ChromaStore, NoteRecord
+
+
+class NoteNotFoundError(LookupError):
+    """No note matches the given id, title, alias or path."""
+
+
+class Mindnet:
+    """A vault opened with its data dir, config and embedder.
+
+    Args:
+        vault: The vault folder.
+        data_dir: Override of the per-vault data dir (`--data-dir` / `MINDNET_DATA_DIR`).
+        config_dir: Override of the config dir (`--config` / `MINDNET_CONFIG_DIR`).
+        embedder: The embedder (default: the product default, loaded lazily).
+        write: Take the data dir's writer lock (import, watch); readers share freely.
+    """
+
+    def __init__(
+        self,
+        vault: Path,
+        data_dir: Path | str | None = None,
+        config_dir: Path | str | None = None,
+        embedder: Embedder | None = None,
+        write: bool = False,
+    ) -> None:
+        if not vault.is_dir():
+            raise FileNotFoundError(f"The vault folder {vault} does not exist.")
+        self.vault = vault.resolve()
+        self.config_dir = resolve_config_dir(config_dir)
+        self.registry: TypeRegistry = load_types(self.config_dir)
+        self.data_dir = resolve_data_dir(data_dir, self.vault)
+        self.embedder = embedder or make_embedder()
+        self._lock = WriterLock(self.data_dir) if write else None
+        if self._lock:
+            self._lock.acquire()
+        try:
+            self.store = ChromaStore(self.data_dir, self.embedder)
+        except Exception:
+            self.close()
+            raise
+        self._graph: KnowledgeGraph | None = None
+        self._records: dict[str, NoteRecord] | None = None
+
+    def close(self) -> None:
+        if self._lock:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Mindnet:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def records(self) -> dict[str, NoteRecord]:
+        if self._records is None:
+            self._records = self.store.note_records()
+        return self._records
+
+    @property
+    def graph(self) -> KnowledgeGraph:
+        """The knowledge graph, rebuilt from the store on first use (no parsing, no embedding)."""
+        if self._graph is None:
+            self._graph = KnowledgeGraph.from_records(self.records.values())
+        return self._graph
+
+    def import_vault(
+        self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
+    ) -> Generator[IndexProgress, None, ImportOutcome]:
+        """Import the vault (see `Importer.run`), then bring the graph in step."""
+        if self._lock is None:
+            raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
+        importer = Importer(self.vault, self.store, self.registry, self.embedder)
+        outcome = yield from importer.run(options, cancel)
+        self._records = outcome.records
+        if self._graph is not None:
+            for note_id in outcome.deleted:
+                self._graph.remove_note(note_id)
+            for record in outcome.written + outcome.relinked:
+                self._graph.upsert_note(record)
+        return outcome
+
+    def find_note(self, ref: str) -> NoteRecord:
+        """A note by id, vault path, title, alias or file name (case-insensitive)."""
+        if ref in self.records:
+            return self.records[ref]
+        wanted = ref.strip().casefold()
+        for match in (
+            lambda r: r.note.path.casefold() == wanted,
+            lambda r: r.note.note_id.casefold() == wanted,
+            lambda r: r.note.title.casefold() == wanted,
+            lambda r: r.note.name.casefold() == wanted,
+            lambda r: wanted in (a.casefold() for a in r.note.aliases),
+        ):
+            hits = sorted((r for r in self.records.values() if match(r)), key=lambda r: r.note.path)
+            if hits:
+                return hits[0]
+        raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
+
+    def edges(self) -> list[Edge]:
+        return [edge for record in self.records.values() for edge in record.edges]
+
+    def show(self, ref: str) -> dict[str, Any]:
+        """A note with its chunks, the edges it owns and the edges pointing at it."""
+        record = self.find_note(ref)
+        note_id = record.note.note_id
+        incoming = [
+            e
+            for e in self.edges()
+            if e.target_note_id == note_id and e.note_id != note_id and e.provenance != "structure"
+        ]
+        return {"record": record, "chunks": self.store.chunks(note_id), "incoming": incoming}

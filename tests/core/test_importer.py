@@ -1,0 +1,203 @@
+"""Import of a real vault copy into real Chroma: idempotency, edits, deletes, renames."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mindnet_desktop.core.ctxt import MAX_CHUNK_CHARS
+from mindnet_desktop.core.indexer import scan_vault
+from tests.conftest import run_import
+
+ALPHA = "Projekte/KI-Projekt Alpha"
+
+
+def chunk_snapshot(mn) -> dict[str, str]:
+    got = mn.store._chunks.get(include=["documents"])
+    return dict(zip(got["ids"], got["documents"], strict=True))
+
+
+def test_example_vault_imports_every_note_and_ignores_hidden_and_other_files(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    summary = run_import(mn).summary
+    paths = {r.note.path for r in mn.records.values()}
+    assert paths == set(scan_vault(vault))
+    assert not any(p.startswith((".trash", ".obsidian")) or p.endswith(".txt") for p in paths)
+    assert "Support/drucker-faq.ctxt" in paths
+    assert summary.added == summary.notes == len(paths)
+    assert summary.chunks == len(mn.store.chunk_ids()) == sum(r.chunk_count for r in mn.records.values())
+    assert summary.errors == []
+    broken = [w for w in summary.warnings if w.path == "Inbox/Kaputtes YAML.md"]
+    assert len(broken) == 1 and "broken YAML" in broken[0].message
+    assert mn.find_note("Inbox/Kaputtes YAML.md").note.type == "default"
+
+
+def test_second_import_writes_nothing(vault, open_mindnet, monkeypatch):
+    mn = open_mindnet(vault)
+    first = run_import(mn).summary
+    before_chunks, before_records = chunk_snapshot(mn), mn.store.note_records()
+    calls = mn.embedder.calls
+    writes: list[str] = []
+    for name in ("write_notes", "update_edges", "delete_notes", "delete_chunks_of"):
+        original = getattr(mn.store, name)
+        monkeypatch.setattr(mn.store, name, lambda *a, _n=name, _o=original, **k: (writes.append(_n), _o(*a, **k))[1])
+    second = run_import(mn).summary
+    assert (second.added, second.changed, second.deleted) == (0, 0, 0)
+    assert second.unchanged == first.scanned
+    assert (second.notes, second.chunks, second.edges) == (first.notes, first.chunks, first.edges)
+    assert writes == [] and mn.embedder.calls == calls
+    assert chunk_snapshot(mn) == before_chunks
+    assert {k: [e.id for e in r.edges] for k, r in mn.store.note_records().items()} == {
+        k: [e.id for e in r.edges] for k, r in before_records.items()
+    }
+
+
+def test_touched_but_identical_file_is_unchanged(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    path = vault / "Wissen" / "Embeddings 101.md"
+    os.utime(path, ns=(1, 1))
+    summary = run_import(mn).summary
+    assert summary.changed == 0 and summary.unchanged == summary.scanned
+
+
+def test_editing_one_note_replaces_only_its_chunks_and_edges(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    before = chunk_snapshot(mn)
+    edges_before = {k: [e.to_dict() for e in r.edges] for k, r in mn.records.items()}
+    path = vault / "Wissen" / "Embeddings 101.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\n\nNeu: siehe [[HNSW]].\n", encoding="utf-8")
+    summary = run_import(mn).summary
+    assert (summary.added, summary.changed) == (0, 1)
+    after = chunk_snapshot(mn)
+    note_id = "Wissen/Embeddings 101"
+    assert {k: v for k, v in after.items() if not k.startswith(note_id + "#")} == {
+        k: v for k, v in before.items() if not k.startswith(note_id + "#")
+    }
+    assert any("HNSW" in text for k, text in after.items() if k.startswith(note_id + "#"))
+    edges_after = {k: [e.to_dict() for e in r.edges] for k, r in mn.records.items()}
+    changed = {k for k in edges_after if edges_after[k] != edges_before.get(k)}
+    assert changed == {note_id}
+    assert any(e.target_note_id == "Glossar/HNSW" for e in mn.records[note_id].edges)
+
+
+def test_shrinking_a_note_leaves_no_stale_chunks(vault, open_mindnet):
+    for purge in (False, True):
+        mn = open_mindnet(vault)
+        run_import(mn, force=True)
+        path = vault / "Wissen" / "Vector DB Basics.md"
+        original = path.read_text(encoding="utf-8")
+        path.write_text("---\ntype: concept\n---\nNur noch ein Satz.\n", encoding="utf-8")
+        run_import(mn, purge_before_upsert=purge)
+        ids = [c for c in mn.store.chunk_ids() if c.startswith("Wissen/Vector DB Basics#")]
+        assert ids == ["Wissen/Vector DB Basics#1"], purge
+        path.write_text(original, encoding="utf-8")
+        mn.close()
+
+
+def test_deleted_file_stays_until_sync_deletes_then_links_unresolve(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    (vault / "Wissen" / "Embeddings 101.md").unlink()
+    kept = run_import(mn).summary
+    assert kept.deleted == 0 and "Wissen/Embeddings 101" in mn.records
+    gone = run_import(mn, sync_deletes=True).summary
+    assert gone.deleted == 1 and "Wissen/Embeddings 101" not in mn.records
+    assert not [c for c in mn.store.chunk_ids() if c.startswith("Wissen/Embeddings 101#")]
+    alpha = [e for e in mn.records[ALPHA].edges if e.target_ref == "Embeddings 101"]
+    assert alpha and all(e.target_note_id is None and e.target_id == "Embeddings 101" for e in alpha)
+
+
+def test_link_resolves_when_its_note_appears_and_unresolves_when_deleted(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    journal = "Journal/2026-11-02"
+
+    def edge():
+        return next(e for e in mn.records[journal].edges if e.target_ref == "Noch nicht geschrieben")
+
+    assert edge().target_note_id is None
+    calls = mn.embedder.calls
+    (vault / "Inbox" / "Noch nicht geschrieben.md").write_text("Jetzt geschrieben.\n", encoding="utf-8")
+    summary = run_import(mn).summary
+    assert summary.added == 1 and summary.resolved_edges_updated >= 1
+    assert edge().target_note_id == "Inbox/Noch nicht geschrieben"
+    assert mn.store.note_records()[journal].edges == mn.records[journal].edges  # persisted
+    assert mn.embedder.calls == calls + 1  # only the new note was embedded
+    (vault / "Inbox" / "Noch nicht geschrieben.md").unlink()
+    run_import(mn, sync_deletes=True)
+    assert edge().target_note_id is None and edge().target_id == "Noch nicht geschrieben"
+
+
+def test_rename_keeps_nothing_stale(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    (vault / "Wissen" / "HNSW-Neu").mkdir()
+    os.rename(vault / "Glossar" / "HNSW.md", vault / "Wissen" / "HNSW-Neu" / "HNSW.md")
+    summary = run_import(mn).summary  # no --sync-deletes: the rename alone removes the old id
+    assert "Glossar/HNSW" not in mn.records and "Wissen/HNSW-Neu/HNSW" in mn.records
+    assert summary.deleted == 1 and summary.added == 1
+    assert not [c for c in mn.store.chunk_ids() if c.startswith("Glossar/HNSW#")]
+    linking = [e for r in mn.records.values() for e in r.edges if e.target_ref.startswith("HNSW")]
+    assert linking and all(e.target_note_id == "Wissen/HNSW-Neu/HNSW" for e in linking)
+
+
+def test_failing_ctxt_keeps_previous_version_and_reports_file_and_chunk(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    path = vault / "Support" / "drucker-faq.ctxt"
+    before = [c for c in mn.store.chunk_ids() if c.startswith("Support/drucker-faq#")]
+    path.write_text(path.read_text(encoding="utf-8") + "\n\n" + "x" * (MAX_CHUNK_CHARS + 1) + "\n", encoding="utf-8")
+    summary = run_import(mn).summary
+    assert len(summary.errors) == 1
+    message = summary.errors[0].message
+    assert "Support/drucker-faq.ctxt" in message and "Chunk too long" in message and "chunk 6" in message
+    assert [c for c in mn.store.chunk_ids() if c.startswith("Support/drucker-faq#")] == before
+    assert run_import(mn).summary.errors == summary.errors  # reported again until fixed
+
+
+def test_invalid_utf8_and_duplicate_ids_are_clear_errors(vault, open_mindnet):
+    (vault / "Inbox" / "binary.md").write_bytes(b"\xff\xfe\x00bad")
+    (vault / "Inbox" / "Zweite Entscheidung.md").write_text("---\nid: dec-2026-001\n---\nText\n", encoding="utf-8")
+    mn = open_mindnet(vault)
+    summary = run_import(mn).summary
+    messages = {p.path: p.message for p in summary.errors}
+    assert "not valid UTF-8" in messages["Inbox/binary.md"]
+    assert "dec-2026-001" in messages["Inbox/Zweite Entscheidung.md"]
+    assert mn.records["dec-2026-001"].note.path == "Entscheidungen/Qdrant statt Chroma.md"
+
+
+def test_force_reimports_everything(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    first = run_import(mn).summary
+    forced = run_import(mn, force=True).summary
+    assert forced.changed == first.notes and forced.chunks == first.chunks
+
+
+def test_cancel_stops_between_files_and_leaves_a_consistent_store(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    seen = []
+    gen = mn.import_vault(None, cancel=lambda: len(seen) >= 3)
+    try:
+        while True:
+            seen.append(next(gen))
+    except StopIteration as stop:
+        summary = stop.value.summary
+    assert summary.cancelled and summary.added < summary.scanned
+    records = mn.store.note_records()
+    assert sum(r.chunk_count for r in records.values()) == len(mn.store.chunk_ids())
+    assert run_import(mn).summary.added == summary.scanned - summary.added
+
+
+def test_progress_reaches_total(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    gen = mn.import_vault()
+    events = []
+    with pytest.raises(StopIteration):
+        while True:
+            events.append(next(gen))
+    scans = [e for e in events if e.phase == "scan"]
+    assert scans[-1].done == scans[-1].total == len(scan_vault(Path(vault)))
