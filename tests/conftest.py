@@ -30,7 +30,8 @@ def _fresh_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     before = {t.ident for t in threading.enumerate()}
     yield
     leaked = [
-        t.name for t in threading.enumerate()
+        t.name
+        for t in threading.enumerate()
         if t.ident not in before and t.is_alive() and t.name.startswith("mindnet")
     ]
     assert not leaked, f"test left threads running: {leaked}"
@@ -49,8 +50,12 @@ def open_mindnet(tmp_path: Path) -> Iterator[Callable[..., Mindnet]]:
     """Opens Mindnet on a vault with the deterministic test embedder; closes all at the end."""
     opened: list[Mindnet] = []
 
-    def _open(vault: Path, write: bool = True, embedder: object | None = None, **kw: object) -> Mindnet:
-        mn = Mindnet(vault, tmp_path / "data", embedder=embedder or HashEmbedder(), write=write, **kw)
+    def _open(
+        vault: Path, write: bool = True, embedder: object | None = None, **kw: object
+    ) -> Mindnet:
+        mn = Mindnet(
+            vault, tmp_path / "data", embedder=embedder or HashEmbedder(), write=write, **kw
+        )
         opened.append(mn)
         return mn
 

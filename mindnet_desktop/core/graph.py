@@ -39,9 +39,13 @@ class KnowledgeGraph:
         return kg
 
     def upsert_note(self, record: NoteRecord) -> None:
-        """Replace the note's node, its chunks and all edges it owns."""
+        """Replace the note's node, its chunks and all edges it owns.
+
+        Chunk nodes that still exist are kept, so edges of other notes into them survive.
+        """
         note = record.note
-        self.remove_note(note.note_id, keep_node=True)
+        chunks = [chunk_id(note.note_id, seq) for seq in range(1, record.chunk_count + 1)]
+        self.remove_note(note.note_id, keep_node=True, keep_chunks=set(chunks))
         self.graph.add_node(
             note.note_id,
             kind="note",
@@ -52,7 +56,6 @@ class KnowledgeGraph:
             tags=list(note.tags),
             aliases=list(note.aliases),
         )
-        chunks = [chunk_id(note.note_id, seq) for seq in range(1, record.chunk_count + 1)]
         for seq, node in enumerate(chunks, start=1):
             self.graph.add_node(node, kind="chunk", note_id=note.note_id, seq=seq)
         self._chunks[note.note_id] = chunks
@@ -72,14 +75,18 @@ class KnowledgeGraph:
         data.pop("source_id")
         return data
 
-    def remove_note(self, note_id: str, keep_node: bool = False) -> None:
-        """Remove the note's chunks and owned edges (and the note node unless `keep_node`).
-
-        Edges of other notes pointing at it stay until their owners are re-resolved.
-        """
+    def remove_note(
+        self, note_id: str, keep_node: bool = False, keep_chunks: set[str] | None = None
+    ) -> None:
+        """Remove the note's owned edges and chunks (but `keep_chunks`), and its node unless
+        `keep_node`. Edges of other notes pointing at it stay until their owners are
+        re-resolved by the importer."""
         owned = self._owned.pop(note_id, [])
         self.graph.remove_edges_from(owned)
-        self.graph.remove_nodes_from(self._chunks.pop(note_id, []))
+        keep_chunks = keep_chunks or set()
+        self.graph.remove_nodes_from(
+            [c for c in self._chunks.pop(note_id, []) if c not in keep_chunks]
+        )
         if not keep_node and note_id in self.graph:
             if self.graph.in_degree(note_id) == 0:
                 self.graph.remove_node(note_id)

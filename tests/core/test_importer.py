@@ -27,7 +27,11 @@ def test_example_vault_imports_every_note_and_ignores_hidden_and_other_files(vau
     assert not any(p.startswith((".trash", ".obsidian")) or p.endswith(".txt") for p in paths)
     assert "Support/drucker-faq.ctxt" in paths
     assert summary.added == summary.notes == len(paths)
-    assert summary.chunks == len(mn.store.chunk_ids()) == sum(r.chunk_count for r in mn.records.values())
+    assert (
+        summary.chunks
+        == len(mn.store.chunk_ids())
+        == sum(r.chunk_count for r in mn.records.values())
+    )
     assert summary.errors == []
     broken = [w for w in summary.warnings if w.path == "Inbox/Kaputtes YAML.md"]
     assert len(broken) == 1 and "broken YAML" in broken[0].message
@@ -42,7 +46,11 @@ def test_second_import_writes_nothing(vault, open_mindnet, monkeypatch):
     writes: list[str] = []
     for name in ("write_notes", "update_edges", "delete_notes", "delete_chunks_of"):
         original = getattr(mn.store, name)
-        monkeypatch.setattr(mn.store, name, lambda *a, _n=name, _o=original, **k: (writes.append(_n), _o(*a, **k))[1])
+        monkeypatch.setattr(
+            mn.store,
+            name,
+            lambda *a, _n=name, _o=original, **k: (writes.append(_n), _o(*a, **k))[1],
+        )
     second = run_import(mn).summary
     assert (second.added, second.changed, second.deleted) == (0, 0, 0)
     assert second.unchanged == first.scanned
@@ -69,7 +77,9 @@ def test_editing_one_note_replaces_only_its_chunks_and_edges(vault, open_mindnet
     before = chunk_snapshot(mn)
     edges_before = {k: [e.to_dict() for e in r.edges] for k, r in mn.records.items()}
     path = vault / "Wissen" / "Embeddings 101.md"
-    path.write_text(path.read_text(encoding="utf-8") + "\n\nNeu: siehe [[HNSW]].\n", encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8") + "\n\nNeu: siehe [[HNSW]].\n", encoding="utf-8"
+    )
     summary = run_import(mn).summary
     assert (summary.added, summary.changed) == (0, 1)
     after = chunk_snapshot(mn)
@@ -108,7 +118,9 @@ def test_deleted_file_stays_until_sync_deletes_then_links_unresolve(vault, open_
     assert gone.deleted == 1 and "Wissen/Embeddings 101" not in mn.records
     assert not [c for c in mn.store.chunk_ids() if c.startswith("Wissen/Embeddings 101#")]
     alpha = [e for e in mn.records[ALPHA].edges if e.target_ref == "Embeddings 101"]
-    assert alpha and all(e.target_note_id is None and e.target_id == "Embeddings 101" for e in alpha)
+    assert alpha and all(
+        e.target_note_id is None and e.target_id == "Embeddings 101" for e in alpha
+    )
 
 
 def test_link_resolves_when_its_note_appears_and_unresolves_when_deleted(vault, open_mindnet):
@@ -117,11 +129,15 @@ def test_link_resolves_when_its_note_appears_and_unresolves_when_deleted(vault, 
     journal = "Journal/2026-11-02"
 
     def edge():
-        return next(e for e in mn.records[journal].edges if e.target_ref == "Noch nicht geschrieben")
+        return next(
+            e for e in mn.records[journal].edges if e.target_ref == "Noch nicht geschrieben"
+        )
 
     assert edge().target_note_id is None
     calls = mn.embedder.calls
-    (vault / "Inbox" / "Noch nicht geschrieben.md").write_text("Jetzt geschrieben.\n", encoding="utf-8")
+    (vault / "Inbox" / "Noch nicht geschrieben.md").write_text(
+        "Jetzt geschrieben.\n", encoding="utf-8"
+    )
     summary = run_import(mn).summary
     assert summary.added == 1 and summary.resolved_edges_updated >= 1
     assert edge().target_note_id == "Inbox/Noch nicht geschrieben"
@@ -150,18 +166,27 @@ def test_failing_ctxt_keeps_previous_version_and_reports_file_and_chunk(vault, o
     run_import(mn)
     path = vault / "Support" / "drucker-faq.ctxt"
     before = [c for c in mn.store.chunk_ids() if c.startswith("Support/drucker-faq#")]
-    path.write_text(path.read_text(encoding="utf-8") + "\n\n" + "x" * (MAX_CHUNK_CHARS + 1) + "\n", encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8") + "\n\n" + "x" * (MAX_CHUNK_CHARS + 1) + "\n",
+        encoding="utf-8",
+    )
     summary = run_import(mn).summary
     assert len(summary.errors) == 1
     message = summary.errors[0].message
-    assert "Support/drucker-faq.ctxt" in message and "Chunk too long" in message and "chunk 6" in message
+    assert (
+        "Support/drucker-faq.ctxt" in message
+        and "Chunk too long" in message
+        and "chunk 6" in message
+    )
     assert [c for c in mn.store.chunk_ids() if c.startswith("Support/drucker-faq#")] == before
     assert run_import(mn).summary.errors == summary.errors  # reported again until fixed
 
 
 def test_invalid_utf8_and_duplicate_ids_are_clear_errors(vault, open_mindnet):
     (vault / "Inbox" / "binary.md").write_bytes(b"\xff\xfe\x00bad")
-    (vault / "Inbox" / "Zweite Entscheidung.md").write_text("---\nid: dec-2026-001\n---\nText\n", encoding="utf-8")
+    (vault / "Inbox" / "Zweite Entscheidung.md").write_text(
+        "---\nid: dec-2026-001\n---\nText\n", encoding="utf-8"
+    )
     mn = open_mindnet(vault)
     summary = run_import(mn).summary
     messages = {p.path: p.message for p in summary.errors}

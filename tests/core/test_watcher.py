@@ -1,0 +1,136 @@
+"""The watcher on a real temp folder: Obsidian saves, moves, deletes, bursts, folder renames."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from mindnet_desktop.core.indexer import ImportOptions, scan_vault
+from mindnet_desktop.core.watcher import VaultWatcher, relevant
+from tests.conftest import run_import
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def watched(vault, open_mindnet) -> Iterator[tuple[Path, object, VaultWatcher]]:
+    mn = open_mindnet(vault)
+    lock = threading.Lock()
+
+    def on_change() -> None:
+        with lock:
+            run_import(mn, sync_deletes=True)
+
+    errors: list[BaseException] = []
+    watcher = VaultWatcher(vault, on_change, debounce=0.2, on_error=errors.append)
+    watcher.start()
+    yield vault, mn, watcher
+    watcher.stop()
+    assert errors == []
+
+
+def in_sync(vault: Path, mn) -> bool:
+    """Store == vault: the same paths with the same content hashes."""
+    import hashlib
+
+    records = mn.store.note_records()
+    stored = {r.note.path: r.note.content_hash for r in records.values()}
+    files = {p: hashlib.sha256((vault / p).read_bytes()).hexdigest() for p in scan_vault(vault)}
+    return stored == files
+
+
+def settled(vault: Path, mn, watcher: VaultWatcher) -> Callable[[], bool]:
+    runs = watcher.runs
+    return lambda: watcher.runs > runs and not watcher.busy and in_sync(vault, mn)
+
+
+def test_reconciles_changes_made_while_off(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    (vault / "Offline.md").write_text("Geschrieben, als niemand zusah.\n", encoding="utf-8")
+    (vault / "Glossar" / "HNSW.md").unlink()
+    watcher = VaultWatcher(vault, lambda: run_import(mn, sync_deletes=True), debounce=0.1)
+    watcher.start()
+    try:
+        wait_until(lambda: watcher.runs >= 1 and in_sync(vault, mn))
+    finally:
+        watcher.stop()
+    assert "Offline" in mn.records and "Glossar/HNSW" not in mn.records
+
+
+def test_obsidian_save_via_temp_file_and_rename(watched):
+    vault, mn, watcher = watched
+    wait_until(lambda: watcher.runs >= 1 and in_sync(vault, mn))
+    target = vault / "Wissen" / "Embeddings 101.md"
+    check = settled(vault, mn, watcher)
+    tmp = vault / "Wissen" / ".Embeddings 101.md.tmp"
+    tmp.write_text(
+        target.read_text(encoding="utf-8") + "\nGespeichert über Umbenennen.\n", encoding="utf-8"
+    )
+    os.replace(tmp, target)
+    wait_until(check)
+    chunks = mn.store.chunks("Wissen/Embeddings 101")
+    assert any("Gespeichert über Umbenennen" in c.text for c in chunks)
+
+
+def test_move_delete_and_folder_rename(watched):
+    vault, mn, watcher = watched
+    wait_until(lambda: watcher.runs >= 1 and in_sync(vault, mn))
+    check = settled(vault, mn, watcher)
+    os.rename(vault / "Glossar" / "HNSW.md", vault / "Wissen" / "HNSW.md")
+    (vault / "Events" / "Vector Search Meetup München.md").unlink()
+    os.rename(vault / "Journal", vault / "Tagebuch")
+    wait_until(check)
+    ids = set(mn.store.note_records())
+    assert "Wissen/HNSW" in ids and "Glossar/HNSW" not in ids
+    assert not any(i.startswith("Journal/") for i in ids) and "Tagebuch/2026-11-02" in ids
+    assert not any(i.startswith("Events/") for i in ids)
+
+
+def test_burst_of_200_files_is_coalesced(watched):
+    vault, mn, watcher = watched
+    wait_until(lambda: watcher.runs >= 1 and in_sync(vault, mn))
+    runs = watcher.runs
+    check = settled(vault, mn, watcher)
+    folder = vault / "Burst"
+    folder.mkdir()
+    for i in range(200):
+        (folder / f"Notiz {i:03d}.md").write_text(
+            f"# Notiz {i}\nInhalt {i} [[Notiz {(i + 1) % 200:03d}]]\n", encoding="utf-8"
+        )
+    wait_until(check, timeout=120)
+    assert sum(1 for i in mn.store.note_records() if i.startswith("Burst/")) == 200
+    assert watcher.runs - runs < 20  # coalesced, not one import per event
+    edges = mn.store.note_records()["Burst/Notiz 000"].edges
+    assert any(e.target_note_id == "Burst/Notiz 001" for e in edges)
+
+
+def test_hidden_and_non_note_paths_are_not_relevant(tmp_path):
+    vault = tmp_path.resolve()
+    assert relevant(vault, str(vault / "a" / "Note.md"))
+    assert relevant(vault, str(vault / "faq.ctxt"))
+    assert relevant(vault, str(vault / "Folder"))
+    for path in (
+        ".obsidian/workspace.json",
+        ".trash/old.md",
+        "a/.hidden.md",
+        "img.png",
+        "a/readme.txt",
+    ):
+        assert not relevant(vault, str(vault / path)), path
+    assert not relevant(vault, "/elsewhere/Note.md")
+
+
+def test_import_options_default_keeps_deleted_notes():
+    assert ImportOptions().sync_deletes is False
