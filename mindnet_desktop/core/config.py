@@ -93,6 +93,10 @@ def load_yaml(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(path, "<file>", "an existing file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            path, "<file>", f"UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     except yaml.YAMLError as exc:
         raise ConfigError(path, "<file>", f"valid YAML ({exc})".replace("\n", " ")) from None
     if not isinstance(data, dict):
@@ -143,7 +147,7 @@ def _type_spec(path: Path, name: str, spec: Any, profiles: dict[str, ChunkProfil
     key = f"types.{name}"
     spec = _mapping(path, key, spec)
     profile = spec.get("chunk_profile")
-    if profile not in profiles:
+    if not isinstance(profile, str) or profile not in profiles:
         raise ConfigError(path, f"{key}.chunk_profile", f"one of {sorted(profiles)}", profile)
     weight = _number(path, f"{key}.retriever_weight", spec.get("retriever_weight"), 0.0, 10.0)
     defaults = spec.get("edge_defaults", [])

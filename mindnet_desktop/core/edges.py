@@ -79,11 +79,12 @@ def derive_edges(
     def add(
         chunk: Chunk, ref: str, kind: str, provenance: str, rule_id: str, confidence: float
     ) -> None:
-        key = (chunk.chunk_id, ref.casefold(), kind)
+        target_note_id, target_id = resolver.resolve(ref, note.note_id)
+        # Two spellings of one target (name, path, alias) are one edge.
+        key = (chunk.chunk_id, target_id if target_note_id else ref.casefold(), kind)
         if key in seen:
             return
         seen.add(key)
-        target_note_id, target_id = resolver.resolve(ref, note.note_id)
         edges.append(
             Edge(
                 kind,

@@ -35,11 +35,14 @@ class Link:
         return f"{self.target}#{self.heading}" if self.heading else self.target
 
 
+KIND_ALIASES = {"relates_to": "related_to"}  # PascalCase `RelatesTo` of the vocabulary
+
+
 def normalize_kind(kind: str) -> str:
-    """`DependsOn` / `depends-on` / `depends_on` -> `depends_on`."""
+    """`DependsOn` / `depends-on` / `depends_on` -> `depends_on`; `RelatesTo` -> `related_to`."""
     kind = kind.strip().replace("-", "_")
-    kind = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", kind)
-    return kind.lower()
+    kind = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", kind).lower()
+    return KIND_ALIASES.get(kind, kind)
 
 
 def split_target(raw: str) -> tuple[str, str]:
@@ -158,12 +161,13 @@ class Resolver:
         norm = _norm(target)
         if not norm:
             return None
-        if norm in self._by_path:
-            return self._by_path[norm]
         if "/" in norm:
+            if norm in self._by_path:
+                return self._by_path[norm]
             suffix = "/" + norm
             hits = [nid for stem, nid in self._by_path.items() if stem.endswith(suffix)]
             return self._pick(hits, source_path)
+        # A bare name: the linking note's folder first, then the shortest path.
         return self._pick(self._by_name.get(norm, []), source_path) or self._pick(
             self._by_alias.get(norm, []), source_path
         )

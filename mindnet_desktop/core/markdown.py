@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*\r?$", re.MULTILINE)
 
 
 def mask_code(text: str) -> str:
@@ -29,7 +29,7 @@ def mask_code(text: str) -> str:
         if not opening:
             break
         marker = opening.group(1)
-        closing = re.compile(rf"^[ \t]{{0,3}}{marker[0]}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
+        closing = re.compile(rf"^[ \t]{{0,3}}{marker[0]}{{{len(marker)},}}[ \t]*\r?$", re.MULTILINE)
         line_end = text.find("\n", opening.end())
         line_end = len(text) if line_end < 0 else line_end
         close = closing.search(text, line_end)

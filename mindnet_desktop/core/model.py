@@ -22,7 +22,8 @@ class Note:
         note_id: Stable id: frontmatter `id`, else the vault-relative path without extension.
         path: Vault-relative POSIX path with extension.
         title: Frontmatter title, else first H1, else file name.
-        type: Frontmatter type as written, lower-cased (`default` when missing or unknown).
+        type: Frontmatter type, lower-cased (`default` when missing or the YAML is broken);
+            an unknown type is kept as written and gets the `default` type's settings.
         body: Text without frontmatter (for `.ctxt`: the chunk texts joined by blank lines).
         content_hash: sha256 of the raw file bytes.
         warnings: Problems that did not stop the import (e.g. broken YAML).

@@ -14,6 +14,7 @@ from mindnet_desktop.core.model import Note
 FRONTMATTER_BLOCK = re.compile(
     r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^(?:---|\.\.\.)[ \t]*$\r?\n?", re.DOTALL | re.MULTILINE
 )
+WIKILINK_SPAN = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
 INLINE_TAG = re.compile(r"(?<![\w/#&\[\]])#([^\s#.,;:!?()\[\]{}\"'`]+)")
 
 
@@ -35,22 +36,27 @@ def _as_list(value: Any) -> list[str]:
 
 def _split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str, str | None]:
     """Metadata, body and the YAML error (None when the frontmatter is fine or absent)."""
+    block = FRONTMATTER_BLOCK.match(text)
     try:
         post = frontmatter.loads(text)
     except yaml.YAMLError as exc:
         error = " ".join(str(exc).split())
-        match = FRONTMATTER_BLOCK.match(text)
-        body = text[match.end() :] if match else text
-        return {}, body, f"{path}: broken YAML frontmatter, imported with type 'default': {error}"
-    if not isinstance(post.metadata, dict):
-        return {}, post.content, f"{path}: frontmatter is not a mapping, ignored"
+        body = text[block.end() :] if block else text
+        warning = f"{path}: broken YAML frontmatter, imported with type 'default': {error}"
+        return {}, body.strip(), warning
+    if block and not post.metadata:
+        # python-frontmatter silently turns a list or scalar into {}; say so.
+        raw = yaml.safe_load(block.group(1))
+        if raw is not None and not isinstance(raw, dict):
+            return {}, post.content, f"{path}: frontmatter is not a mapping, ignored"
     return dict(post.metadata), post.content, None
 
 
 def inline_tags(masked_body: str) -> list[str]:
     """`#tags` in text (code already masked); headings (`# X`) and pure numbers are not tags."""
     tags = []
-    for match in INLINE_TAG.finditer(masked_body):
+    without_links = WIKILINK_SPAN.sub(lambda m: " " * len(m.group()), masked_body)
+    for match in INLINE_TAG.finditer(without_links):
         tag = match.group(1).rstrip("/-")
         if tag and not tag.isdigit():
             tags.append(tag)
@@ -69,6 +75,7 @@ def parse_markdown(path: str, text: str, content_hash: str) -> Note:
         The note. Broken YAML never fails the note: it is imported from its body with type
         `default` and carries a warning naming the YAML error.
     """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     meta, body, warning = _split_frontmatter(text, path)
     masked = mask_code(body)
     name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]

@@ -214,23 +214,11 @@ def test_non_mapping_file(tmp_path: Path, text: str, got: str) -> None:
     assert f"a mapping (got '{got}')" in str(error)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="BUG config._type_spec: `profile not in profiles` raises TypeError for an "
-    "unhashable chunk_profile (a YAML list) instead of ConfigError",
-)
 def test_chunk_profile_as_list_is_a_config_error(tmp_path: Path) -> None:
     write_types(tmp_path, bundled_with(PROJECT_LINE, PROJECT_LINE.replace("long,", "[long],")))
     assert config_error(tmp_path).key == "types.project.chunk_profile"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeDecodeError,
-    reason="BUG config.load_yaml: a file that is not UTF-8 raises UnicodeDecodeError "
-    "instead of ConfigError naming the file",
-)
 def test_non_utf8_file_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / "types.yaml").write_bytes(b"schema_version: 1\n# \xff\xfe\n")
     assert config_error(tmp_path).key == "<file>"

@@ -236,12 +236,6 @@ def test_reresolve_leaves_structure_edges_alone() -> None:
     assert reresolve(edge, Resolver([])) is edge
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG edges.derive_edges: dedup is keyed on the link text, not the resolved "
-    "target, so `[[Embeddings 101]]` and `[[Wissen/Embeddings 101]]` in one chunk give two "
-    "references edges with the same (source, target, kind) and the same dedup_key",
-)
 def test_two_spellings_of_one_target_give_one_edge() -> None:
     _, edges = derive(
         note_of("[[Embeddings 101]] [[Wissen/Embeddings 101]] [[emb.md]]", "default"),

@@ -82,12 +82,6 @@ def test_code_block_does_not_hide_later_links() -> None:
     assert [link.target for link in extract_links(body)] == ["Visible", "Also"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG markdown.mask_code: the closing-fence pattern `[ \\t]*$` does not match "
-    "before `\\r`, so with CRLF line endings a fenced block never closes and hides every "
-    "later link (reachable e.g. via the broken-YAML path of parse, which keeps CRLF)",
-)
 def test_crlf_fenced_block_closes() -> None:
     assert rows("```\r\ncode\r\n```\r\nSee [[Target]]\r\n") == [
         ("wikilink", "references", "Target", "")
@@ -122,11 +116,6 @@ def test_normalize_kind(raw: str, kind: str) -> None:
     assert normalize_kind(raw) == kind
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG links.normalize_kind: ARCHITECTURE lists `RelatesTo` as an accepted PascalCase "
-    "alias of the built-in kind related_to, but it normalises to `relates_to`",
-)
 def test_relates_to_alias_maps_to_related_to() -> None:
     assert normalize_kind("RelatesTo") == "related_to"
 
@@ -184,12 +173,6 @@ def test_resolve_note(resolver: Resolver, target: str, source_path: str, note_id
     assert resolver.resolve_note(target, source_path) == note_id
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG links.Resolver.resolve_note: the exact-path lookup runs first, so a bare "
-    "name that equals a root-level note's path (`Dup` -> `Dup.md`) wins over the note of "
-    "the same name in the linking note's folder (`Z/Dup.md`)",
-)
 def test_same_folder_beats_root_note_of_same_name(resolver: Resolver) -> None:
     assert resolver.resolve_note("Dup", "Z/Notiz.md") == "z-dup"
 
