@@ -21,6 +21,7 @@ from mindnet_desktop.core.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.edges import derive_edges, reresolve
 from mindnet_desktop.core.embed import Embedder
 from mindnet_desktop.core.links import NoteKey, Resolver
+from mindnet_desktop.core.manifest import Manifest, ManifestEntry, entry_of, type_fingerprint
 from mindnet_desktop.core.model import Chunk, FileProblem, ImportSummary, IndexProgress, Note
 from mindnet_desktop.core.parse import default_note_id, parse_markdown
 from mindnet_desktop.core.store import NoteRecord, Store
@@ -77,7 +78,7 @@ class ImportOutcome:
     written: list[NoteRecord] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     relinked: list[NoteRecord] = field(default_factory=list)
-    records: dict[str, NoteRecord] = field(default_factory=dict)
+    records: dict[str, NoteRecord] | None = None  # None: nothing changed, nothing loaded
 
 
 @dataclass
@@ -95,12 +96,20 @@ class Importer:
         store: Where notes, chunks and edges go.
         registry: Types and chunk profiles.
         embedder: Embeds chunk texts (only of changed notes).
+        manifest: Lets a no-op import skip loading the notes from the store.
     """
 
     def __init__(
-        self, vault: Path, store: Store, registry: TypeRegistry, embedder: Embedder
+        self,
+        vault: Path,
+        store: Store,
+        registry: TypeRegistry,
+        embedder: Embedder,
+        manifest: Manifest | None = None,
     ) -> None:
         self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
+        self.manifest = manifest
+        self._fingerprints: dict[str, str] = {}
 
     def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
         """Parse and chunk one file (raises CtxtError / UnicodeDecodeError on bad input)."""
@@ -121,69 +130,44 @@ class Importer:
         cancel = cancel or (lambda: False)
         started = time.perf_counter()
         summary = ImportSummary()
-        records = self.store.note_records()
-        by_path = {r.note.path: r for r in records.values()}
+        outcome = ImportOutcome(summary)
+        records: dict[str, NoteRecord] | None = None
+        entries = self.manifest.load(self.store.counts()["notes"]) if self.manifest else None
+        if entries is None:
+            records = self.store.note_records()
+            entries = {r.note.path: entry_of(r) for r in records.values()}
         files = scan_vault(self.vault)
         summary.scanned = len(files)
-        pending: dict[str, _Pending] = {}
-        claimed = {r.note.note_id: r.note.path for r in records.values() if r.note.path in files}
+        pending = yield from self._read_changed(files, entries, options, cancel, summary)
 
-        for done, rel in enumerate(sorted(files), start=1):
-            if cancel():
-                summary.cancelled = True
-                break
-            yield IndexProgress(done, len(files), rel, "scan")
-            stat = files[rel]
-            old = by_path.get(rel)
-            if old and not options.force and (old.mtime_ns, old.size) == stat:
-                summary.unchanged += 1
-                continue
-            try:
-                raw = (self.vault / rel).read_bytes()
-            except OSError as exc:
-                summary.errors.append(FileProblem(rel, f"unreadable: {exc.strerror or exc}"))
-                continue
-            digest = hashlib.sha256(raw).hexdigest()
-            if old and not options.force and old.note.content_hash == digest:
-                summary.unchanged += 1
-                continue
-            try:
-                note, chunks = self.load(rel, raw, digest)
-            except CtxtError as exc:
-                summary.errors.append(FileProblem(rel, str(exc)))
-                continue
-            except UnicodeDecodeError as exc:
-                summary.errors.append(
-                    FileProblem(rel, f"{rel}: not valid UTF-8 ({exc.reason} at byte {exc.start})")
-                )
-                continue
-            owner = claimed.get(note.note_id)
-            if owner is not None and owner != rel:
-                summary.errors.append(
-                    FileProblem(rel, f"{rel}: note id '{note.note_id}' is already used by {owner}")
-                )
-                continue
-            claimed[note.note_id] = rel
-            pending[note.note_id] = _Pending(note, chunks, stat)
-
-        outcome = ImportOutcome(summary)
-        final = dict(records)
         pending_paths = {p.note.path for p in pending.values()}
         new_hashes = {p.note.content_hash for p in pending.values()}
         replaced, vanished = [], []
-        for note_id, record in records.items():
-            if note_id in pending:
+        for entry in entries.values():
+            if entry.note_id in pending:
                 continue  # overwritten below
-            if record.note.path in pending_paths:
-                replaced.append(note_id)  # the file now carries another note id
+            if entry.path in pending_paths:
+                replaced.append(entry.note_id)  # the file now carries another note id
             elif (
                 # A vanished file goes with --sync-deletes, or when it was renamed (its
                 # content reappears under another path), so a rename leaves nothing stale.
-                record.note.path not in files
+                entry.path not in files
                 and not summary.cancelled
-                and (options.sync_deletes or record.note.content_hash in new_hashes)
+                and (options.sync_deletes or entry.content_hash in new_hashes)
             ):
-                vanished.append(note_id)
+                vanished.append(entry.note_id)
+
+        if not pending and not replaced and not vanished:
+            # Nothing to write: the manifest alone answers (the common case while watching).
+            if self.manifest and records is not None:
+                self.manifest.save(list(entries.values()))
+            self._finish(summary, list(entries.values()), started)
+            return outcome
+
+        records = records if records is not None else self.store.note_records()
+        if self.manifest:
+            self.manifest.invalidate()
+        final = dict(records)
         if replaced or vanished:
             self.store.delete_notes(replaced + vanished)
             for note_id in replaced + vanished:
@@ -216,18 +200,79 @@ class Importer:
                 1 for r in relinked for e in r.edges if e.provenance in ("explicit", "rule")
             )
 
-        counts = self.store.counts()
-        summary.notes, summary.chunks = counts["notes"], counts["chunks"]
-        summary.edges = sum(len(r.edges) for r in final.values())
-        # Warnings describe the index as it stands, so they are reported on every import.
-        summary.warnings = [
-            FileProblem(r.note.path, w, "warning")
-            for r in sorted(final.values(), key=lambda r: r.note.path)
-            for w in r.note.warnings
-        ]
-        summary.seconds = time.perf_counter() - started
+        manifest_entries = [entry_of(r) for r in final.values()]
+        if self.manifest:
+            self.manifest.save(manifest_entries)
+        self._finish(summary, manifest_entries, started)
         outcome.records = final
         return outcome
+
+    @staticmethod
+    def _finish(summary: ImportSummary, entries: list[ManifestEntry], started: float) -> None:
+        summary.notes = len(entries)
+        summary.chunks = sum(e.chunk_count for e in entries)
+        summary.edges = sum(e.edge_count for e in entries)
+        # Warnings describe the index as it stands, so they are reported on every import.
+        summary.warnings = [
+            FileProblem(e.path, w, "warning")
+            for e in sorted(entries, key=lambda e: e.path)
+            for w in e.warnings
+        ]
+        summary.seconds = time.perf_counter() - started
+
+    def _read_changed(
+        self,
+        files: dict[str, tuple[int, int]],
+        entries: dict[str, ManifestEntry],
+        options: ImportOptions,
+        cancel: Callable[[], bool],
+        summary: ImportSummary,
+    ) -> Generator[IndexProgress, None, dict[str, _Pending]]:
+        """Stage 1: read, hash, parse and chunk the files that changed (nothing is written)."""
+        pending: dict[str, _Pending] = {}
+        claimed = {e.note_id: e.path for e in entries.values() if e.path in files}
+        for done, rel in enumerate(sorted(files), start=1):
+            if cancel():
+                summary.cancelled = True
+                break
+            yield IndexProgress(done, len(files), rel, "scan")
+            stat = files[rel]
+            old = entries.get(rel)
+            same_settings = old is not None and old.fingerprint == self._fingerprint(old.type)
+            if old and same_settings and not options.force and (old.mtime_ns, old.size) == stat:
+                summary.unchanged += 1
+                continue
+            try:
+                raw = (self.vault / rel).read_bytes()
+            except OSError as exc:
+                summary.errors.append(FileProblem(rel, f"{rel}: unreadable: {exc.strerror or exc}"))
+                continue
+            digest = hashlib.sha256(raw).hexdigest()
+            if old and same_settings and not options.force and old.content_hash == digest:
+                summary.unchanged += 1
+                continue
+            try:
+                note, chunks = self.load(rel, raw, digest)
+            except CtxtError as exc:
+                summary.errors.append(FileProblem(rel, str(exc)))
+                continue
+            except UnicodeDecodeError as exc:
+                reason = f"not valid UTF-8 ({exc.reason} at byte {exc.start})"
+                summary.errors.append(FileProblem(rel, f"{rel}: {reason}"))
+                continue
+            owner = claimed.get(note.note_id)
+            if owner is not None and owner != rel:
+                message = f"{rel}: note id '{note.note_id}' is already used by {owner}"
+                summary.errors.append(FileProblem(rel, message))
+                continue
+            claimed[note.note_id] = rel
+            pending[note.note_id] = _Pending(note, chunks, stat)
+        return pending
+
+    def _fingerprint(self, type_name: str) -> str:
+        if type_name not in self._fingerprints:
+            self._fingerprints[type_name] = type_fingerprint(self.registry, type_name)
+        return self._fingerprints[type_name]
 
     def _write(
         self,
@@ -278,6 +323,7 @@ class Importer:
                 chunk_count=len(item.chunks),
                 retriever_weight=spec.retriever_weight,
                 chunk_profile=spec.chunk_profile,
+                fingerprint=self._fingerprint(item.note.type),
                 headings=headings_of(item.chunks),
                 edges=derive_edges(item.note, item.chunks, self.registry, resolver),
                 indexed_at=time.time(),

@@ -11,6 +11,7 @@ from mindnet_desktop.core.embed import Embedder, make_embedder
 from mindnet_desktop.core.graph import KnowledgeGraph
 from mindnet_desktop.core.indexer import Importer, ImportOptions, ImportOutcome
 from mindnet_desktop.core.lock import WriterLock
+from mindnet_desktop.core.manifest import Manifest
 from mindnet_desktop.core.model import Edge, IndexProgress
 from mindnet_desktop.core.paths import resolve_data_dir
 from mindnet_desktop.core.store import ChromaStore, NoteRecord
@@ -87,9 +88,11 @@ class Mindnet:
         """Import the vault (see `Importer.run`), then bring the graph in step."""
         if self._lock is None:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
-        importer = Importer(self.vault, self.store, self.registry, self.embedder)
+        manifest = Manifest(self.data_dir / "manifest.json")
+        importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest)
         outcome = yield from importer.run(options, cancel)
-        self._records = outcome.records
+        if outcome.records is not None:
+            self._records = outcome.records
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)

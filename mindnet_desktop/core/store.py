@@ -38,6 +38,7 @@ class NoteRecord:
     chunk_count: int
     retriever_weight: float = 1.0
     chunk_profile: str = ""
+    fingerprint: str = ""
     headings: list[tuple[str, int]] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     indexed_at: float = 0.0
@@ -76,6 +77,7 @@ def _note_metadata(record: NoteRecord) -> dict[str, Any]:
         "chunk_count": record.chunk_count,
         "retriever_weight": record.retriever_weight,
         "chunk_profile": record.chunk_profile,
+        "fingerprint": record.fingerprint,
         "headings": json.dumps(record.headings, ensure_ascii=False),
         "edges": json.dumps([e.to_dict() for e in record.edges], ensure_ascii=False),
         "indexed_at": record.indexed_at,
@@ -104,6 +106,7 @@ def _record(meta: dict[str, Any], document: str) -> NoteRecord:
         chunk_count=int(meta["chunk_count"]),
         retriever_weight=float(meta["retriever_weight"]),
         chunk_profile=str(meta["chunk_profile"]),
+        fingerprint=str(meta.get("fingerprint", "")),
         headings=[(str(h), int(s)) for h, s in json.loads(meta["headings"])],
         edges=[Edge.from_dict(e) for e in json.loads(meta["edges"])],
         indexed_at=float(meta["indexed_at"]),

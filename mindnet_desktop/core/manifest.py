@@ -1,0 +1,106 @@
+"""A small file beside the store with what a no-op import needs to know of each note.
+
+With it, an import that finds nothing changed reads one JSON file and stats the vault; it
+never loads the notes (and their edges) from Chroma. The manifest is removed before the store
+is written and saved after, so a crash in between only costs one rebuild from the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from mindnet_desktop.core.config import TypeRegistry
+from mindnet_desktop.core.store import NoteRecord
+
+MANIFEST_SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    note_id: str
+    path: str
+    mtime_ns: int
+    size: int
+    content_hash: str
+    type: str
+    fingerprint: str
+    chunk_count: int
+    edge_count: int
+    aliases: tuple[str, ...]
+    headings: tuple[tuple[str, int], ...]
+    warnings: tuple[str, ...]
+
+
+def entry_of(record: NoteRecord) -> ManifestEntry:
+    note = record.note
+    return ManifestEntry(
+        note.note_id,
+        note.path,
+        record.mtime_ns,
+        record.size,
+        note.content_hash,
+        note.type,
+        record.fingerprint,
+        record.chunk_count,
+        len(record.edges),
+        note.aliases,
+        tuple(record.headings),
+        note.warnings,
+    )
+
+
+def type_fingerprint(registry: TypeRegistry, type_name: str) -> str:
+    """Changes when the settings that shape a note of this type (profile, defaults) change."""
+    spec = registry.spec(type_name)
+    profile = registry.chunk_profiles[spec.chunk_profile]
+    raw = json.dumps([asdict(spec), asdict(profile)], sort_keys=True)
+    return hashlib.sha1(raw.encode("utf-8")).hexdigest()[:12]
+
+
+class Manifest:
+    """The manifest file of one data dir."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self, expected_notes: int) -> dict[str, ManifestEntry] | None:
+        """Entries by vault path, or None when missing, unreadable or not matching the store."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("schema") != MANIFEST_SCHEMA or len(data["notes"]) != expected_notes:
+                return None
+            entries = [
+                ManifestEntry(
+                    **{
+                        **raw,
+                        "aliases": tuple(raw["aliases"]),
+                        "headings": tuple((h, s) for h, s in raw["headings"]),
+                        "warnings": tuple(raw["warnings"]),
+                    }
+                )
+                for raw in data["notes"]
+            ]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return {entry.path: entry for entry in entries}
+
+    def save(self, entries: list[ManifestEntry]) -> None:
+        """Write atomically (temp file + rename)."""
+        data = {"schema": MANIFEST_SCHEMA, "notes": [asdict(e) for e in entries]}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".manifest-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, ensure_ascii=False)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def invalidate(self) -> None:
+        self.path.unlink(missing_ok=True)

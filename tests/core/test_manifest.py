@@ -1,0 +1,62 @@
+"""The manifest makes a no-op import cheap, and never makes it wrong."""
+
+from __future__ import annotations
+
+import shutil
+
+from mindnet_desktop.core.config import bundled_config_dir
+from tests.conftest import run_import
+
+
+def test_noop_import_does_not_load_notes_from_the_store(vault, open_mindnet, monkeypatch):
+    mn = open_mindnet(vault)
+    first = run_import(mn).summary
+    monkeypatch.setattr(
+        mn.store, "note_records", lambda: (_ for _ in ()).throw(AssertionError("loaded"))
+    )
+    second = run_import(mn).summary
+    assert second.unchanged == first.scanned
+    assert (second.notes, second.chunks, second.edges) == (first.notes, first.chunks, first.edges)
+    assert [w.path for w in second.warnings] == ["Inbox/Kaputtes YAML.md"]
+
+
+def test_missing_or_corrupt_manifest_is_rebuilt_from_the_store(vault, open_mindnet, tmp_path):
+    mn = open_mindnet(vault)
+    first = run_import(mn).summary
+    manifest = tmp_path / "data" / "manifest.json"
+    for damage in (
+        lambda: manifest.unlink(),
+        lambda: manifest.write_text("{not json", encoding="utf-8"),
+    ):
+        damage()
+        again = run_import(mn).summary
+        assert (again.changed, again.added, again.edges) == (0, 0, first.edges)
+        assert manifest.is_file() and manifest.read_text(encoding="utf-8").startswith("{")
+
+
+def test_manifest_that_disagrees_with_the_store_is_ignored(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    mn.store.delete_notes(["Glossar/HNSW"])  # the store lost a note behind the manifest's back
+    summary = run_import(mn).summary
+    assert summary.added == 1 and "Glossar/HNSW" in mn.store.note_records()
+
+
+def test_changing_a_types_settings_reimports_only_notes_of_that_type(vault, open_mindnet, tmp_path):
+    config = tmp_path / "config"
+    shutil.copytree(bundled_config_dir(), config)
+    mn = open_mindnet(vault, config_dir=config)
+    run_import(mn)
+    text = (config / "types.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        "journal:    {chunk_profile: short,  retriever_weight: 0.80, edge_defaults: [references]}",
+        "journal:    {chunk_profile: short,  retriever_weight: 0.80, edge_defaults: [related_to]}",
+    )
+    (config / "types.yaml").write_text(text, encoding="utf-8")
+    mn.close()
+    mn = open_mindnet(vault, config_dir=config)
+    summary = run_import(mn).summary
+    journals = [r for r in mn.records.values() if r.note.type == "journal"]
+    assert summary.changed == len(journals) == 3
+    rules = {e.rule_id for r in journals for e in r.edges if e.provenance == "rule"}
+    assert rules == {"edge_defaults:journal:related_to"}
