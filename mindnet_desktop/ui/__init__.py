@@ -1,0 +1,1 @@
+"""The PySide6 widgets (the only place Qt is imported). They adapt core services."""
