@@ -184,11 +184,17 @@ class Importer:
         resolver = Resolver(resolver_keys)
 
         yield from self._write(pending, records, resolver, options, cancel, outcome, final)
+        fresh = set(pending)
+        if summary.cancelled:
+            # Notes left unwritten must not be link targets: resolve everything against
+            # what the store now holds (the next import resolves them again).
+            resolver_keys = [note_key(r) for r in final.values()]
+            resolver, fresh = Resolver(resolver_keys), set()
 
         if set(resolver_keys) != keys_before:
             relinked = []
             for note_id, record in final.items():
-                if note_id in pending:
+                if note_id in fresh:
                     continue
                 edges = [reresolve(edge, resolver) for edge in record.edges]
                 if any(new is not old for new, old in zip(edges, record.edges)):

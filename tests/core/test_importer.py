@@ -226,3 +226,22 @@ def test_progress_reaches_total(vault, open_mindnet):
             events.append(next(gen))
     scans = [e for e in events if e.phase == "scan"]
     assert scans[-1].done == scans[-1].total == len(scan_vault(Path(vault)))
+
+
+def test_cancel_while_writing_leaves_no_edge_to_an_unwritten_note(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    events = []
+    gen = mn.import_vault(None, cancel=lambda: any(e.phase == "embed" for e in events))
+    try:
+        while True:
+            events.append(next(gen))
+    except StopIteration as stop:
+        outcome = stop.value
+    assert outcome.summary.cancelled and 0 < outcome.summary.added < outcome.summary.scanned
+    stored = mn.store.note_records()
+    targets = {e.target_note_id for r in stored.values() for e in r.edges if e.target_note_id}
+    assert targets <= set(stored)
+    assert run_import(mn).summary.added == outcome.summary.scanned - outcome.summary.added
+    stored = mn.store.note_records()
+    alpha = [e for e in stored[ALPHA].edges if e.target_ref == "Qdrant Vektordatenbank"]
+    assert alpha and all(e.target_note_id == "Wissen/Qdrant Vektordatenbank" for e in alpha)
