@@ -187,3 +187,19 @@ def test_core_and_cli_import_neither_qt_nor_heavy_libraries():
         cwd=Path(__file__).resolve().parents[2],
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_progress_bar_is_drawn_on_a_terminal_only(capsys):
+    from mindnet_desktop.cli import drive
+    from mindnet_desktop.core.model import IndexProgress
+
+    def work():
+        for i in range(1, 4):
+            yield IndexProgress(i, 3, f"Notiz {i}.md")
+        return "done"
+
+    assert drive(work(), show_progress=True) == "done"
+    err = capsys.readouterr().err
+    assert "3/3" in err and "#" * 30 in err and "Notiz 3.md" in err
+    assert drive(work(), show_progress=False) == "done"
+    assert capsys.readouterr().err == ""
