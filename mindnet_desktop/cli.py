@@ -33,6 +33,12 @@ def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
         default=argparse.SUPPRESS if suppress else False,
         help="machine-readable output",
     )
+    parser.add_argument(
+        "--read-only-vault",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="never write notes; new edges go to the overlay (or MINDNET_READ_ONLY_VAULT=1)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,8 +74,60 @@ def build_parser() -> argparse.ArgumentParser:
     edges.add_argument("--kind", action="append", help="only these kinds")
     edges.add_argument("--note", help="only edges owned by this note")
     edges.add_argument("--unresolved", action="store_true", help="only unresolved edges")
+    edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
     sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
+    _graph_commands(sub, common)
     return parser
+
+
+def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    types = sub.add_parser("edge-types", parents=[common], help="the edge vocabulary")
+    types_sub = types.add_subparsers(dest="action", metavar="ACTION")
+    types_add = types_sub.add_parser("add", parents=[common], help="add a custom kind")
+    types_add.add_argument("kind")
+    types_add.add_argument("--description", required=True)
+
+    edge = sub.add_parser("edge", parents=[common], help="create, delete or restore an edge")
+    edge_sub = edge.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = edge_sub.add_parser("add", parents=[common], help="create SOURCE -[KIND]-> TARGET")
+    add.add_argument("source", help="note id, title, alias or chunk id")
+    add.add_argument("kind")
+    add.add_argument("target", help="note id, title, alias or chunk id")
+    for action in ("delete", "restore"):
+        one = edge_sub.add_parser(action, parents=[common], help=f"{action} an edge by id")
+        one.add_argument("edge_id")
+
+    def graph_options(p: argparse.ArgumentParser, direction: str) -> None:
+        p.add_argument("--direction", choices=["out", "in", "both"], default=direction)
+        p.add_argument("--kind", action="append", help="only these kinds (repeatable)")
+        p.add_argument("--level", choices=["note", "chunk"], default="note")
+
+    nb = sub.add_parser("neighbors", parents=[common], help="neighbours of a node, paginated")
+    nb.add_argument("node")
+    graph_options(nb, "both")
+    nb.add_argument("--page-size", type=int, default=50)
+    nb.add_argument("--cursor")
+    nb.add_argument("--include-deleted", action="store_true")
+
+    tr = sub.add_parser("traverse", parents=[common], help="walk the graph from a root")
+    tr.add_argument("root")
+    tr.add_argument("--depth", type=int, default=2)
+    graph_options(tr, "out")
+
+    search = sub.add_parser("search", parents=[common], help="semantic search")
+    search.add_argument("query")
+    search.add_argument("--k", type=int, default=10)
+    search.add_argument("--type", action="append", help="only notes of these types")
+    search.add_argument("--root", help="only within this node's neighbourhood")
+    search.add_argument("--depth", type=int, default=2)
+
+    rag = sub.add_parser("rag", parents=[common], help="neighborhood RAG from a root")
+    rag.add_argument("root")
+    rag.add_argument("query")
+    rag.add_argument("--depth", type=int, default=2)
+    rag.add_argument("--k", type=int, default=5)
+
+    sub.add_parser("audit", parents=[common], help="the log of edge create/delete/restore")
 
 
 def _print_json(data: Any) -> None:

@@ -14,13 +14,17 @@ from typing import Any
 from mindnet_desktop.cli import CliError, _print_json, drive
 from mindnet_desktop.core.config import ConfigError, load_types, resolve_config_dir
 from mindnet_desktop.core.ctxt import CtxtError
+from mindnet_desktop.core.edit import NoteEditError
 from mindnet_desktop.core.embed import EmbedderError, make_embedder
 from mindnet_desktop.core.indexer import ImportOptions
 from mindnet_desktop.core.lock import DataDirLockedError
 from mindnet_desktop.core.model import Edge
+from mindnet_desktop.core.overlay import OverlayError
 from mindnet_desktop.core.paths import resolve_data_dir, resolve_vault
+from mindnet_desktop.core.queries import QueryError
 from mindnet_desktop.core.service import Mindnet, NoteNotFoundError
 from mindnet_desktop.core.store import NoteRecord, StoreError
+from mindnet_desktop.core.vocabulary import UnknownKindError
 
 USER_ERRORS = (
     CliError,
@@ -32,6 +36,10 @@ USER_ERRORS = (
     StoreError,
     FileNotFoundError,
     PermissionError,
+    QueryError,
+    UnknownKindError,
+    NoteEditError,
+    OverlayError,
 )
 
 
@@ -49,7 +57,8 @@ def _vault(args: argparse.Namespace) -> Path:
 
 def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
     embedder = make_embedder(args.embedder)
-    return Mindnet(_vault(args), args.data_dir, args.config, embedder, write=write)
+    read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
+    return Mindnet(_vault(args), args.data_dir, args.config, embedder, write, read_only)
 
 
 def note_json(record: NoteRecord) -> dict[str, Any]:
@@ -208,7 +217,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_edges(args: argparse.Namespace) -> int:
     with _open(args) as mn:
-        edges = mn.edges()
+        edges = mn.edges(include_deleted=args.include_deleted)
         if args.note:
             owner = mn.find_note(args.note).note.note_id
             edges = [e for e in edges if e.note_id == owner]
@@ -327,4 +336,8 @@ COMMANDS = {
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    return COMMANDS[args.command](args)
+    if args.command in COMMANDS:
+        return COMMANDS[args.command](args)
+    from mindnet_desktop import graph_commands
+
+    return graph_commands.run(args, _open)

@@ -9,6 +9,7 @@ from typing import Any
 import networkx as nx
 
 from mindnet_desktop.core.model import Edge, chunk_id
+from mindnet_desktop.core.overlay import EdgeOverlay
 from mindnet_desktop.core.store import NoteRecord
 
 UNRESOLVED_PREFIX = "unresolved:"
@@ -24,19 +25,59 @@ def graph_node(edge: Edge) -> str:
 
 
 class KnowledgeGraph:
-    """Keeps `graph` in step with the store, one note at a time."""
+    """Keeps `graph` in step with the store, one note at a time.
 
-    def __init__(self) -> None:
+    With an overlay, soft-deleted edges carry `deleted=True` (and `deleted_at`) and the user's
+    own edges are part of the graph; queries decide whether to show deleted edges.
+    """
+
+    def __init__(self, overlay: EdgeOverlay | None = None) -> None:
         self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self.overlay = overlay
         self._owned: dict[str, list[tuple[str, str, str]]] = {}  # note id -> its edges
         self._chunks: dict[str, list[str]] = {}  # note id -> its chunk nodes
+        self.edge_index: dict[str, tuple[str, str, str]] = {}  # edge id -> (u, v, key)
 
     @classmethod
-    def from_records(cls, records: Iterable[NoteRecord]) -> KnowledgeGraph:
-        kg = cls()
+    def from_records(
+        cls, records: Iterable[NoteRecord], overlay: EdgeOverlay | None = None
+    ) -> KnowledgeGraph:
+        kg = cls(overlay)
         for record in records:
             kg.upsert_note(record)
+        kg.sync_user_edges()
         return kg
+
+    def chunks_of(self, note_id: str) -> list[str]:
+        return list(self._chunks.get(note_id, []))
+
+    def add_edge(self, edge: Edge) -> None:
+        """Add one edge (creating an unresolved or pending target node when needed)."""
+        target = graph_node(edge)
+        if target not in self.graph:
+            kind = "unresolved" if target.startswith(UNRESOLVED_PREFIX) else "pending"
+            self.graph.add_node(target, kind=kind, title=edge.target_id)
+        attrs = self._attrs(edge)
+        stone = self.overlay.tombstone(edge) if self.overlay else None
+        if stone is not None:
+            attrs.update(deleted=True, deleted_at=stone.deleted_at)
+        self.graph.add_edge(edge.source_id, target, key=edge.id, **attrs)
+        self.edge_index[edge.id] = (edge.source_id, target, edge.id)
+
+    def sync_user_edges(self) -> None:
+        """(Re)add the overlay's user edges whose source node exists."""
+        if self.overlay is None:
+            return
+        for edge in self.overlay.user_edges.values():
+            if edge.source_id in self.graph and edge.id not in self.edge_index:
+                self.add_edge(edge)
+
+    def set_deleted(self, edge_id: str, deleted_at: str | None) -> None:
+        """Mark an edge deleted (with the time) or active again (`deleted_at` None)."""
+        u, v, key = self.edge_index[edge_id]
+        data = self.graph.edges[u, v, key]
+        data["deleted"] = deleted_at is not None
+        data["deleted_at"] = deleted_at
 
     def upsert_note(self, record: NoteRecord) -> None:
         """Replace the note's node, its chunks and all edges it owns.
@@ -59,20 +100,15 @@ class KnowledgeGraph:
         for seq, node in enumerate(chunks, start=1):
             self.graph.add_node(node, kind="chunk", note_id=note.note_id, seq=seq)
         self._chunks[note.note_id] = chunks
-        owned = []
         for edge in record.edges:
-            target = graph_node(edge)
-            if target not in self.graph:
-                kind = "unresolved" if target.startswith(UNRESOLVED_PREFIX) else "pending"
-                self.graph.add_node(target, kind=kind, title=edge.target_id)
-            self.graph.add_edge(edge.source_id, target, key=edge.id, **self._attrs(edge))
-            owned.append((edge.source_id, target, edge.id))
-        self._owned[note.note_id] = owned
+            self.add_edge(edge)
+        self._owned[note.note_id] = [self.edge_index[e.id] for e in record.edges]
 
     @staticmethod
     def _attrs(edge: Edge) -> dict[str, Any]:
         data = edge.to_dict()
         data.pop("source_id")
+        data["deleted_at"] = None
         return data
 
     def remove_note(
@@ -83,10 +119,21 @@ class KnowledgeGraph:
         re-resolved by the importer."""
         owned = self._owned.pop(note_id, [])
         self.graph.remove_edges_from(owned)
+        for _, _, key in owned:
+            self.edge_index.pop(key, None)
         keep_chunks = keep_chunks or set()
-        self.graph.remove_nodes_from(
-            [c for c in self._chunks.pop(note_id, []) if c not in keep_chunks]
-        )
+        gone = [c for c in self._chunks.pop(note_id, []) if c not in keep_chunks]
+        if not keep_node and note_id in self.graph:
+            gone_edges = list(self.graph.out_edges(note_id, keys=True))
+            self.graph.remove_edges_from(gone_edges)  # the user's edges from the note
+            for _, _, key in gone_edges:
+                self.edge_index.pop(key, None)
+        for node in gone:  # edges into or out of removed chunks leave the index too
+            for _, _, key in self.graph.in_edges(node, keys=True):
+                self.edge_index.pop(key, None)
+            for _, _, key in self.graph.out_edges(node, keys=True):
+                self.edge_index.pop(key, None)
+        self.graph.remove_nodes_from(gone)
         if not keep_node and note_id in self.graph:
             if self.graph.in_degree(note_id) == 0:
                 self.graph.remove_node(note_id)

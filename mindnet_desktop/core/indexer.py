@@ -343,6 +343,8 @@ class Importer:
 
     @staticmethod
     def embedding_text(note: Note, chunk: Chunk) -> str:
-        """What is embedded: the chunk with its note title and heading path as context."""
-        context = " > ".join((note.title, *chunk.heading_path[-2:]))
+        """What is embedded: the chunk with the names of its note (title and aliases) and
+        its heading path as context. Changing this recipe means bumping EMBED_RECIPE."""
+        names = note.title + (f" ({', '.join(note.aliases)})" if note.aliases else "")
+        context = " > ".join((names, *chunk.heading_path[-2:]))
         return f"{context}\n{chunk.text}"

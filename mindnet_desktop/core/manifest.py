@@ -18,6 +18,8 @@ from mindnet_desktop.core.config import TypeRegistry
 from mindnet_desktop.core.store import NoteRecord
 
 MANIFEST_SCHEMA = 1
+# Version of what is embedded per chunk (Importer.embedding_text): a new recipe re-imports.
+EMBED_RECIPE = 2
 
 
 @dataclass(frozen=True)
@@ -55,10 +57,11 @@ def entry_of(record: NoteRecord) -> ManifestEntry:
 
 
 def type_fingerprint(registry: TypeRegistry, type_name: str) -> str:
-    """Changes when the settings that shape a note of this type (profile, defaults) change."""
+    """Changes when what shapes a note of this type (profile, edge defaults, the embedding
+    recipe) changes, so that its notes are imported again."""
     spec = registry.spec(type_name)
     profile = registry.chunk_profiles[spec.chunk_profile]
-    raw = json.dumps([asdict(spec), asdict(profile)], sort_keys=True)
+    raw = json.dumps([asdict(spec), asdict(profile), EMBED_RECIPE], sort_keys=True)
     return hashlib.sha1(raw.encode("utf-8")).hexdigest()[:12]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,12 @@ from mindnet_desktop.core.indexer import Importer, ImportOptions, ImportOutcome
 from mindnet_desktop.core.lock import WriterLock
 from mindnet_desktop.core.manifest import Manifest
 from mindnet_desktop.core.model import Edge, IndexProgress
+from mindnet_desktop.core.overlay import EdgeOverlay
 from mindnet_desktop.core.paths import resolve_data_dir
+from mindnet_desktop.core.queries import GraphQueries
+from mindnet_desktop.core.search import Searcher
 from mindnet_desktop.core.store import ChromaStore, NoteRecord
+from mindnet_desktop.core.vocabulary import Vocabulary
 
 
 class NoteNotFoundError(LookupError):
@@ -29,7 +34,8 @@ class Mindnet:
         data_dir: Override of the per-vault data dir (`--data-dir` / `MINDNET_DATA_DIR`).
         config_dir: Override of the config dir (`--config` / `MINDNET_CONFIG_DIR`).
         embedder: The embedder (default: the product default, loaded lazily).
-        write: Take the data dir's writer lock (import, watch); readers share freely.
+        write: Take the data dir's writer lock (import, watch, edge changes); readers share.
+        read_only_vault: Never write notes: edges the user creates go to the edge overlay.
     """
 
     def __init__(
@@ -39,13 +45,19 @@ class Mindnet:
         config_dir: Path | str | None = None,
         embedder: Embedder | None = None,
         write: bool = False,
+        read_only_vault: bool = False,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
         self.vault = vault.resolve()
-        self.config_dir = resolve_config_dir(config_dir)
-        self.registry: TypeRegistry = load_types(self.config_dir)
         self.data_dir = resolve_data_dir(data_dir, self.vault)
+        explicit = resolve_config_dir(config_dir)
+        # The vault's own config: the override dir, else a folder in its data dir.
+        self.config_dir = explicit or self.data_dir / "config"
+        self.registry: TypeRegistry = load_types(
+            explicit or (self.config_dir if self.config_dir.is_dir() else None)
+        )
+        self.read_only_vault = read_only_vault
         self.embedder = embedder or make_embedder()
         self._lock = WriterLock(self.data_dir) if write else None
         if self._lock:
@@ -55,8 +67,10 @@ class Mindnet:
         except Exception:
             self.close()
             raise
+        self.overlay = EdgeOverlay(self.data_dir)
         self._graph: KnowledgeGraph | None = None
         self._records: dict[str, NoteRecord] | None = None
+        self._vocabulary: Vocabulary | None = None
 
     def close(self) -> None:
         if self._lock:
@@ -79,8 +93,24 @@ class Mindnet:
     def graph(self) -> KnowledgeGraph:
         """The knowledge graph, rebuilt from the store on first use (no parsing, no embedding)."""
         if self._graph is None:
-            self._graph = KnowledgeGraph.from_records(self.records.values())
+            self._graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
         return self._graph
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
+        if self._vocabulary is None:
+            used = {e.kind for e in self.edges(include_deleted=True)}
+            self._vocabulary = Vocabulary(self.config_dir, used)
+        return self._vocabulary
+
+    @property
+    def queries(self) -> GraphQueries:
+        return GraphQueries(self.graph, self.vocabulary.symmetric)
+
+    @property
+    def searcher(self) -> Searcher:
+        return Searcher(self.store, self.embedder, self.queries)
 
     def import_vault(
         self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
@@ -93,11 +123,13 @@ class Mindnet:
         outcome = yield from importer.run(options, cancel)
         if outcome.records is not None:
             self._records = outcome.records
+            self._vocabulary = None
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)
             for record in outcome.written + outcome.relinked:
                 self._graph.upsert_note(record)
+            self._graph.sync_user_edges()
         return outcome
 
     def find_note(self, ref: str) -> NoteRecord:
@@ -117,8 +149,12 @@ class Mindnet:
                 return hits[0]
         raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
 
-    def edges(self) -> list[Edge]:
-        return [edge for record in self.records.values() for edge in record.edges]
+    def edges(self, include_deleted: bool = False) -> list[Edge]:
+        """Every edge (the notes' and the user's), with `deleted` set from the overlay."""
+        edges = [e for r in self.records.values() for e in r.edges]
+        edges += list(self.overlay.user_edges.values())
+        marked = [replace(e, deleted=self.overlay.tombstone(e) is not None) for e in edges]
+        return [e for e in marked if include_deleted or not e.deleted]
 
     def show(self, ref: str) -> dict[str, Any]:
         """A note with its chunks, the edges it owns and the edges pointing at it."""

@@ -278,9 +278,29 @@ class ChromaStore:
     def counts(self) -> dict[str, int]:
         return {"notes": self._notes.count(), "chunks": self._chunks.count()}
 
-    def query_chunks(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """(chunk_id, cosine similarity) of the k nearest chunks."""
+    def query_chunks(
+        self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """(chunk_id, cosine similarity) of the k nearest chunks (optionally filtered)."""
         if self._chunks.count() == 0:
             return []
-        got = self._chunks.query(query_embeddings=[vector], n_results=k, include=["distances"])
+        got = self._chunks.query(
+            query_embeddings=[vector], n_results=k, where=where, include=["distances"]
+        )
         return [(cid, 1.0 - float(d)) for cid, d in zip(got["ids"][0], got["distances"][0])]
+
+    def chunk_rows(
+        self, ids: list[str], vectors: bool = False
+    ) -> dict[str, tuple[str, dict[str, Any], np.ndarray | None]]:
+        """chunk_id -> (text, metadata, vector or None) for the given ids."""
+        if not ids:
+            return {}
+        include: Any = ["documents", "metadatas"] + (["embeddings"] if vectors else [])
+        got = self._chunks.get(ids=ids, include=include)
+        embeddings = got.get("embeddings") if vectors else None
+        return {
+            cid: (doc, meta, None if embeddings is None else np.asarray(embeddings[i]))
+            for i, (cid, doc, meta) in enumerate(
+                zip(got["ids"], got["documents"], got["metadatas"])
+            )
+        }

@@ -1,0 +1,169 @@
+"""What a user does to edges: create (as a callout in the note, or in the overlay), soft
+delete and restore. Creating an edge is the only place Mindnet writes a note, and only when
+asked."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Generator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from mindnet_desktop.core.edit import NoteEditError, callout_line, insert_callout, write_atomic
+from mindnet_desktop.core.model import Edge, IndexProgress
+from mindnet_desktop.core.queries import QueryError
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service import Mindnet
+
+T = TypeVar("T")
+USER_RULE = "user:overlay"
+
+
+def _finish(gen: Generator[IndexProgress, None, T]) -> T:
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+
+
+def resolve_node(mn: Mindnet, ref: str) -> str:
+    """A node id from a note id, path, title or alias, or a chunk id (`<note>#<n>`, where
+    the note part may be a title or alias too)."""
+    g = mn.graph.graph
+    if ref in g and g.nodes[ref].get("kind") in ("note", "chunk"):
+        return ref
+    head, sep, seq = ref.rpartition("#")
+    if sep and seq.isdigit():
+        node = f"{mn.find_note(head).note.note_id}#{seq}"
+        if node in g:
+            return node
+        raise QueryError(f"unknown chunk '{ref}': the note has no chunk {seq}")
+    return mn.find_note(ref).note.note_id
+
+
+def edge_by_id(mn: Mindnet, edge_id: str) -> Edge:
+    """The edge with this id (active or deleted), or QueryError."""
+    found = mn.graph.edge_index.get(edge_id)
+    if found is None:
+        raise QueryError(f"unknown edge id '{edge_id}' (`mindnet edges --json` lists ids)")
+    u, v, key = found
+    data = dict(mn.graph.graph.edges[u, v, key])
+    fields = {k: data[k] for k in Edge.__dataclass_fields__ if k in data}
+    return Edge.from_dict({**fields, "source_id": u})
+
+
+def _link_text(mn: Mindnet, target: str) -> str:
+    """How the callout names the target: the file name when unique, else the path; a chunk
+    target adds its first heading when that heading leads to it."""
+    note_id = mn.queries.project(target, "note")
+    record = mn.records[note_id]
+    name = record.note.name
+    same = [r for r in mn.records.values() if r.note.name.casefold() == name.casefold()]
+    base = name if len(same) == 1 else record.note.path.rsplit(".", 1)[0]
+    if target == note_id:
+        return base
+    seq = int(target.rsplit("#", 1)[1])
+    first_seq = {}
+    for heading, at in record.headings:
+        first_seq.setdefault(heading.casefold(), (heading, at))
+    for heading, at in first_seq.values():
+        if at == seq:
+            return f"{base}#{heading}"
+    return base
+
+
+def add_edge(
+    mn: Mindnet, source_ref: str, kind_text: str, target_ref: str
+) -> tuple[Edge, Literal["note", "overlay"]]:
+    """Create an edge; it is in the graph at once and lasts.
+
+    By default it is written into the source note as a callout line (atomically) and the
+    note is re-imported; in read-only-vault mode, or for a `.ctxt` source, it goes to the
+    edge overlay.
+
+    Returns:
+        The edge and where it is kept.
+    """
+    if mn._lock is None:
+        raise PermissionError("Creating edges needs a Mindnet opened for writing.")
+    kind = mn.vocabulary.resolve(kind_text)
+    source, target = resolve_node(mn, source_ref), resolve_node(mn, target_ref)
+    queries = mn.queries
+    source_note, target_note = queries.project(source, "note"), queries.project(target, "note")
+    if source_note == target_note and source == target:
+        raise QueryError("an edge needs two different nodes")
+    level = "chunk" if source != source_note else "note"
+    # The same relation read from the source (symmetric kinds either way) exists already?
+    for neighbour, hop, _ in queries.edges_of(source, "out", {kind}, False, level):
+        if target in (hop.target, neighbour):
+            raise QueryError(f"this edge exists already ({hop.edge_id})")
+    record = mn.records[source_note]
+    if mn.read_only_vault or record.note.format == "ctxt":
+        edge = Edge(
+            kind,
+            source,
+            target,
+            target_note,
+            source_note,
+            "user",
+            USER_RULE,
+            1.0,
+            target,
+            scope="chunk" if level == "chunk" else "note",
+        )
+        mn.overlay.add_user_edge(edge)
+        mn.graph.add_edge(edge)
+        mn._vocabulary = None
+        return edge, "overlay"
+
+    path = mn.vault / record.note.path
+    raw = path.read_bytes()
+    if hashlib.sha256(raw).hexdigest() != record.note.content_hash:
+        raise NoteEditError(
+            f"{record.note.path} changed on disk since it was imported; "
+            "import it (or let the watcher do it) and retry"
+        )
+    chunk = next((c for c in mn.store.chunks(source_note) if c.chunk_id == source), None)
+    link = _link_text(mn, target)
+    write_atomic(path, insert_callout(raw, record.note, chunk, callout_line(kind, link)))
+    _finish(mn.import_vault())
+    made = [
+        e
+        for e in mn.records[source_note].edges
+        if e.rule_id == "callout:edge"
+        and e.kind == kind
+        and e.target_ref.casefold() == link.casefold()
+    ]
+    if not made:
+        raise NoteEditError(f"the callout was written to {record.note.path} but gave no edge")
+    edge = made[-1]
+    mn.overlay.audit("create", edge, stored="note", path=record.note.path)
+    return edge, "note"
+
+
+def delete_edge(mn: Mindnet, edge_id: str) -> Edge:
+    """Soft delete: tombstone + audit; hidden everywhere by default; no note is touched."""
+    if mn._lock is None:
+        raise PermissionError("Deleting edges needs a Mindnet opened for writing.")
+    edge = edge_by_id(mn, edge_id)
+    if mn.overlay.tombstone(edge) is not None:
+        raise QueryError(
+            f"edge '{edge_id}' is deleted already (`mindnet edge restore` brings it back)"
+        )
+    stone = mn.overlay.delete(edge)
+    mn.graph.set_deleted(edge_id, stone.deleted_at)
+    return replace(edge, deleted=True)
+
+
+def restore_edge(mn: Mindnet, edge_id: str) -> Edge:
+    """Undo a soft delete."""
+    if mn._lock is None:
+        raise PermissionError("Restoring edges needs a Mindnet opened for writing.")
+    edge = edge_by_id(mn, edge_id)
+    if mn.overlay.tombstone(edge) is None:
+        raise QueryError(f"edge '{edge_id}' is not deleted")
+    mn.overlay.restore(edge)
+    mn.graph.set_deleted(edge_id, None)
+    return replace(edge, deleted=False)

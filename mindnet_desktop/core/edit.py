@@ -1,0 +1,64 @@
+"""Writing an edge into a note as a `> [!edge] kind: [[Target]]` callout line.
+
+The note's bytes stay as they are except for the inserted line (and the blank line that
+separates it), written atomically (temp file + rename, permissions kept).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from mindnet_desktop.core.model import Chunk, Note
+
+
+class NoteEditError(RuntimeError):
+    """The note could not be changed (it changed on disk, or it cannot be written)."""
+
+
+def callout_line(kind: str, link: str) -> str:
+    return f"> [!edge] {kind}: [[{link}]]"
+
+
+def insertion_offset(text: str, note: Note, chunk: Chunk | None) -> int:
+    """Where in the file's text (newlines normalised) the callout goes: after the chunk's
+    last character, or at the end of the note."""
+    if chunk is None or not note.body:
+        return len(text.rstrip("\n"))
+    start = text.find(note.body)
+    if start < 0:
+        raise NoteEditError(f"{note.path} changed on disk since it was imported; import and retry")
+    return start + len(note.body[: chunk.end].rstrip())
+
+
+def insert_callout(raw: bytes, note: Note, chunk: Chunk | None, line: str) -> bytes:
+    """`raw` with `line` inserted as its own paragraph after `chunk` (or at the end)."""
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    text = raw.decode("utf-8-sig")
+    crlf = "\r\n" in text
+    norm = text.replace("\r\n", "\n")
+    at = insertion_offset(norm, note, chunk)
+    block = f"\n\n{line}"
+    if at == len(norm.rstrip("\n")) and not norm[at:]:
+        block += "\n"  # a file that ended without a newline now ends with one
+    out = norm[:at] + block + norm[at:]
+    if crlf:
+        out = out.replace("\n", "\r\n")
+    return (b"\xef\xbb\xbf" if bom else b"") + out.encode("utf-8")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that readers see the old or the new file, never half."""
+    mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,135 @@
+"""The edge overlay: what the user did to edges that no note records.
+
+It holds user-created edges (read-only-vault mode), tombstones of soft-deleted edges (by edge
+id and dedup key, so a deletion survives re-imports and restarts) and an append-only audit log
+of create / delete / restore events. Files in the data dir: `overlay.json` (written
+atomically) and `audit.jsonl`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.core.model import Edge
+
+OVERLAY_SCHEMA = 1
+
+
+class OverlayError(RuntimeError):
+    """The overlay file cannot be read; it is never silently replaced."""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    edge_id: str
+    dedup_key: tuple[str, ...]
+    deleted_at: str
+
+
+class EdgeOverlay:
+    """User edges, tombstones and the audit log of one data dir."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / "overlay.json"
+        self.audit_path = data_dir / "audit.jsonl"
+        self.user_edges: dict[str, Edge] = {}
+        self.tombstones: dict[str, Tombstone] = {}
+        self._by_key: dict[tuple[str, ...], Tombstone] = {}
+        self._load()
+
+    def _load(self) -> None:
+        if not self.path.is_file():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("schema") != OVERLAY_SCHEMA:
+                raise ValueError(f"schema {data.get('schema')!r}, expected {OVERLAY_SCHEMA}")
+            for raw in data.get("user_edges", []):
+                edge = Edge.from_dict(raw)
+                self.user_edges[edge.id] = edge
+            for raw in data.get("tombstones", []):
+                stone = Tombstone(raw["edge_id"], tuple(raw["dedup_key"]), raw["deleted_at"])
+                self.tombstones[stone.edge_id] = stone
+                self._by_key[stone.dedup_key] = stone
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise OverlayError(
+                f"The edge overlay {self.path} cannot be read ({exc}). It holds your own edges "
+                "and deletions, so it is left as it is: repair or move it away, then retry."
+            ) from exc
+
+    def _save(self) -> None:
+        data = {
+            "schema": OVERLAY_SCHEMA,
+            "user_edges": [e.to_dict() for e in self.user_edges.values()],
+            "tombstones": [
+                {"edge_id": t.edge_id, "dedup_key": list(t.dedup_key), "deleted_at": t.deleted_at}
+                for t in self.tombstones.values()
+            ],
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".overlay-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, ensure_ascii=False, indent=1)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def tombstone(self, edge: Edge) -> Tombstone | None:
+        """The tombstone deleting `edge` (matched by id or by dedup key), if any."""
+        return self.tombstones.get(edge.id) or self._by_key.get(tuple(edge.dedup_key))
+
+    def delete(self, edge: Edge) -> Tombstone:
+        stone = Tombstone(edge.id, tuple(edge.dedup_key), now_iso())
+        self.tombstones[edge.id] = stone
+        self._by_key[stone.dedup_key] = stone
+        self._save()
+        self.audit("delete", edge)
+        return stone
+
+    def restore(self, edge: Edge) -> None:
+        stone = self.tombstone(edge)
+        if stone is not None:
+            self.tombstones.pop(stone.edge_id, None)
+            self._by_key.pop(stone.dedup_key, None)
+        self._save()
+        self.audit("restore", edge)
+
+    def add_user_edge(self, edge: Edge) -> None:
+        self.user_edges[edge.id] = edge
+        self._save()
+        self.audit("create", edge, stored="overlay")
+
+    def audit(self, event: str, edge: Edge, **extra: Any) -> None:
+        """Append one event (`create`, `delete`, `restore`) to the audit log."""
+        entry = {
+            "ts": now_iso(),
+            "event": event,
+            "edge_id": edge.id,
+            "kind": edge.kind,
+            "source_id": edge.source_id,
+            "target_id": edge.target_id,
+            "note_id": edge.note_id,
+            "provenance": edge.provenance,
+            **extra,
+        }
+        self.audit_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.audit_path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        if not self.audit_path.is_file():
+            return []
+        lines = self.audit_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
