@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
     sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
     _graph_commands(sub, common)
+    from mindnet_desktop import bench
+
+    bench.add_parser(sub, common)
     return parser
 
 

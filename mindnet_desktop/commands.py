@@ -338,6 +338,10 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     if args.command in COMMANDS:
         return COMMANDS[args.command](args)
+    if args.command == "bench":
+        from mindnet_desktop import bench
+
+        return bench.run(args)
     from mindnet_desktop import graph_commands
 
     return graph_commands.run(args, _open)

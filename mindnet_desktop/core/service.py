@@ -100,7 +100,8 @@ class Mindnet:
     def vocabulary(self) -> Vocabulary:
         """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
         if self._vocabulary is None:
-            used = {e.kind for e in self.edges(include_deleted=True)}
+            used = {e.kind for r in self.records.values() for e in r.edges}
+            used |= {e.kind for e in self.overlay.user_edges.values()}
             self._vocabulary = Vocabulary(self.config_dir, used)
         return self._vocabulary
 
@@ -153,7 +154,9 @@ class Mindnet:
         """Every edge (the notes' and the user's), with `deleted` set from the overlay."""
         edges = [e for r in self.records.values() for e in r.edges]
         edges += list(self.overlay.user_edges.values())
-        marked = [replace(e, deleted=self.overlay.tombstone(e) is not None) for e in edges]
+        if not self.overlay.tombstones:
+            return edges
+        marked = [replace(e, deleted=True) if self.overlay.tombstone(e) else e for e in edges]
         return [e for e in marked if include_deleted or not e.deleted]
 
     def show(self, ref: str) -> dict[str, Any]:

@@ -50,3 +50,14 @@ def test_real_reimport_and_restart_embed_nothing(vault, open_mindnet, use_embedd
     fresh = UseEmbedder(threads=2)  # not loaded: a restart must not need it
     restarted = open_mindnet(vault, write=False, embedder=fresh)
     assert restarted.graph.signature() == signature and fresh._model is None
+
+
+def test_neighborhood_rag_finds_the_paper_jam_chunk_via_its_edge(vault, open_mindnet, use_embedder):
+    mn = open_mindnet(vault, embedder=use_embedder)
+    run_import(mn)
+    hits = mn.searcher.rag("Produkte/LaserJet 500", "Papierstau", depth=2, k=5)
+    assert hits[0].note_id == "Support/Papierstau beheben"
+    assert [h["kind"] for h in hits[0].via] == ["resolves"]
+    assert hits[0].via[0]["from"].startswith("Produkte/LaserJet 500")
+    assert all(h.note_id != "Produkte/LaserJet 500" for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
