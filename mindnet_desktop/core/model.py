@@ -7,7 +7,8 @@ stages stay small functions that can be tested alone.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from functools import cached_property
 from typing import Any, Literal
 
 Provenance = Literal["explicit", "rule", "structure", "user"]
@@ -104,7 +105,7 @@ class Edge:
     scope: str = "chunk"
     deleted: bool = False
 
-    @property
+    @cached_property
     def id(self) -> str:
         """Stable id; independent of whether the target currently resolves."""
         ref = self.target_ref or self.target_id
@@ -121,13 +122,14 @@ class Edge:
 
     def to_dict(self) -> dict[str, Any]:
         """All fields of ARCHITECTURE.md plus `target_ref` (the stable CLI/JSON shape)."""
-        data = asdict(self)
-        return {"id": self.id, **data}
+        return {"id": self.id, **{name: getattr(self, name) for name in EDGE_FIELDS}}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Edge:
-        fields = {k: v for k, v in data.items() if k != "id"}
-        return cls(**fields)
+        return cls(**{name: data[name] for name in EDGE_FIELDS if name in data})
+
+
+EDGE_FIELDS = tuple(f.name for f in fields(Edge))
 
 
 @dataclass(frozen=True)
