@@ -74,6 +74,19 @@ def _link_text(mn: Mindnet, target: str) -> str:
     return base
 
 
+def _states_edge(mn: Mindnet, rel: str, data: bytes, kind: str, link: str) -> bool:
+    """Whether the edited note, parsed as an import would, holds the callout edge."""
+    from mindnet_desktop.core.edges import links_by_chunk
+    from mindnet_desktop.core.indexer import Importer
+
+    digest = hashlib.sha256(data).hexdigest()
+    note, chunks = Importer(mn.vault, mn.store, mn.registry, mn.embedder).load(rel, data, digest)
+    return any(
+        found.rule == "callout" and found.kind == kind and found.ref.casefold() == link.casefold()
+        for _, found in links_by_chunk(note, chunks)
+    )
+
+
 def add_edge(
     mn: Mindnet, source_ref: str, kind_text: str, target_ref: str
 ) -> tuple[Edge, Literal["note", "overlay"]]:
@@ -96,9 +109,13 @@ def add_edge(
         raise QueryError("an edge needs two different nodes")
     level = "chunk" if source != source_note else "note"
     # The same relation read from the source (symmetric kinds either way) exists already?
-    for neighbour, hop, _ in queries.edges_of(source, "out", {kind}, False, level):
+    # A deleted one is restored rather than written a second time.
+    for neighbour, hop, data in queries.edges_of(source, "out", {kind}, True, level):
         if target in (hop.target, neighbour):
-            raise QueryError(f"this edge exists already ({hop.edge_id})")
+            if not data.get("deleted"):
+                raise QueryError(f"this edge exists already ({hop.edge_id})")
+            edge = restore_edge(mn, hop.edge_id)
+            return edge, "overlay" if edge.provenance == "user" else "note"
     record = mn.records[source_note]
     if mn.read_only_vault or record.note.format == "ctxt":
         edge = Edge(
@@ -127,7 +144,14 @@ def add_edge(
         )
     chunk = next((c for c in mn.store.chunks(source_note) if c.chunk_id == source), None)
     link = _link_text(mn, target)
-    write_atomic(path, insert_callout(raw, record.note, chunk, callout_line(kind, link)))
+    edited = insert_callout(raw, record.note, chunk, callout_line(kind, link))
+    if not _states_edge(mn, record.note.path, edited, kind, link):
+        raise NoteEditError(
+            f"cannot add the edge to {record.note.path}: the callout would not be read as an "
+            "edge there (does the note end inside a code block?). The note is unchanged; "
+            "use --read-only-vault to keep the edge in the overlay instead."
+        )
+    write_atomic(path, edited)
     _finish(mn.import_vault())
     made = [
         e
@@ -136,8 +160,12 @@ def add_edge(
         and e.kind == kind
         and e.target_ref.casefold() == link.casefold()
     ]
-    if not made:
-        raise NoteEditError(f"the callout was written to {record.note.path} but gave no edge")
+    if not made:  # should not happen after _states_edge; never leave a stray line behind
+        write_atomic(path, raw)
+        _finish(mn.import_vault())
+        raise NoteEditError(
+            f"the callout in {record.note.path} gave no edge; the note is unchanged"
+        )
     edge = made[-1]
     mn.overlay.audit("create", edge, stored="note", path=record.note.path)
     return edge, "note"

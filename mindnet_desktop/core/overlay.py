@@ -34,6 +34,15 @@ class Tombstone:
     edge_id: str
     dedup_key: tuple[str, ...]
     deleted_at: str
+    link_key: tuple[str, ...] | None = None
+
+
+def link_key(edge: Edge) -> tuple[str, ...] | None:
+    """The relation a link states, wherever in its note it stands: (note, kind, link, rule).
+    A deletion keyed on it survives edits that move the link to another chunk."""
+    if edge.provenance not in ("explicit", "rule"):
+        return None
+    return (edge.note_id, edge.kind, edge.target_ref.casefold(), edge.rule_id)
 
 
 class EdgeOverlay:
@@ -45,6 +54,7 @@ class EdgeOverlay:
         self.user_edges: dict[str, Edge] = {}
         self.tombstones: dict[str, Tombstone] = {}
         self._by_key: dict[tuple[str, ...], Tombstone] = {}
+        self._by_link: dict[tuple[str, ...], Tombstone] = {}
         self._load()
 
     def _load(self) -> None:
@@ -58,9 +68,14 @@ class EdgeOverlay:
                 edge = Edge.from_dict(raw)
                 self.user_edges[edge.id] = edge
             for raw in data.get("tombstones", []):
-                stone = Tombstone(raw["edge_id"], tuple(raw["dedup_key"]), raw["deleted_at"])
-                self.tombstones[stone.edge_id] = stone
-                self._by_key[stone.dedup_key] = stone
+                link = raw.get("link_key")
+                stone = Tombstone(
+                    raw["edge_id"],
+                    tuple(raw["dedup_key"]),
+                    raw["deleted_at"],
+                    tuple(link) if link else None,
+                )
+                self._index(stone)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise OverlayError(
                 f"The edge overlay {self.path} cannot be read ({exc}). It holds your own edges "
@@ -72,7 +87,12 @@ class EdgeOverlay:
             "schema": OVERLAY_SCHEMA,
             "user_edges": [e.to_dict() for e in self.user_edges.values()],
             "tombstones": [
-                {"edge_id": t.edge_id, "dedup_key": list(t.dedup_key), "deleted_at": t.deleted_at}
+                {
+                    "edge_id": t.edge_id,
+                    "dedup_key": list(t.dedup_key),
+                    "deleted_at": t.deleted_at,
+                    "link_key": list(t.link_key) if t.link_key else None,
+                }
                 for t in self.tombstones.values()
             ],
         }
@@ -86,14 +106,26 @@ class EdgeOverlay:
             Path(tmp).unlink(missing_ok=True)
             raise
 
+    def _index(self, stone: Tombstone) -> None:
+        self.tombstones[stone.edge_id] = stone
+        self._by_key[stone.dedup_key] = stone
+        if stone.link_key:
+            self._by_link[stone.link_key] = stone
+
     def tombstone(self, edge: Edge) -> Tombstone | None:
-        """The tombstone deleting `edge` (matched by id or by dedup key), if any."""
-        return self.tombstones.get(edge.id) or self._by_key.get(tuple(edge.dedup_key))
+        """The tombstone deleting `edge` (by id, dedup key or link key), if any."""
+        if not self.tombstones:
+            return None
+        key = link_key(edge)
+        return (
+            self.tombstones.get(edge.id)
+            or self._by_key.get(tuple(edge.dedup_key))
+            or (self._by_link.get(key) if key else None)
+        )
 
     def delete(self, edge: Edge) -> Tombstone:
-        stone = Tombstone(edge.id, tuple(edge.dedup_key), now_iso())
-        self.tombstones[edge.id] = stone
-        self._by_key[stone.dedup_key] = stone
+        self._index(Tombstone(edge.id, tuple(edge.dedup_key), now_iso(), link_key(edge)))
+        stone = self.tombstones[edge.id]
         self._save()
         self.audit("delete", edge)
         return stone
@@ -103,6 +135,8 @@ class EdgeOverlay:
         if stone is not None:
             self.tombstones.pop(stone.edge_id, None)
             self._by_key.pop(stone.dedup_key, None)
+            if stone.link_key:
+                self._by_link.pop(stone.link_key, None)
         self._save()
         self.audit("restore", edge)
 
