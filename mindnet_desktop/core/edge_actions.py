@@ -56,7 +56,7 @@ def edge_by_id(mn: Mindnet, edge_id: str) -> Edge:
 
 def _link_text(mn: Mindnet, target: str) -> str:
     """How the callout names the target: the file name when unique, else the path; a chunk
-    target adds its first heading when that heading leads to it."""
+    target adds its first heading that leads to it (QueryError when none does)."""
     note_id = mn.queries.project(target, "note")
     record = mn.records[note_id]
     name = record.note.name
@@ -71,7 +71,10 @@ def _link_text(mn: Mindnet, target: str) -> str:
     for heading, at in first_seq.values():
         if at == seq:
             return f"{base}#{heading}"
-    return base
+    raise QueryError(
+        f"chunk '{target}' has no heading of its own, so a link in a note cannot point at it; "
+        "target its note instead, or use --read-only-vault to keep a chunk edge in the overlay"
+    )
 
 
 def _states_edge(mn: Mindnet, rel: str, data: bytes, kind: str, link: str) -> bool:

@@ -249,3 +249,22 @@ def test_adding_a_deleted_edge_again_makes_it_visible(vault, open_mindnet):
     else:
         assert QDRANT in out_neighbours(mn, AUTONOMIE, "depends_on")
         assert again.id in {e.id for e in mn.edges()}
+
+
+def test_a_chunk_without_its_own_heading_is_not_silently_replaced_by_its_note(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    path = vault / "Persönlich" / "Werte" / "Autonomie.md"
+    old = path.read_bytes()
+    with pytest.raises(QueryError, match="no heading of its own"):
+        edge_actions.add_edge(mn, AUTONOMIE, "references", "Drucker FAQ#3")
+    assert path.read_bytes() == old
+    mn.close()
+    mn = open_mindnet(vault, read_only_vault=True)
+    edge, stored = edge_actions.add_edge(mn, AUTONOMIE, "references", "Drucker FAQ#3")
+    assert (stored, edge.target_id, edge.target_note_id) == (
+        "overlay",
+        "Support/drucker-faq#3",
+        "Support/drucker-faq",
+    )
+    assert path.read_bytes() == old
