@@ -9,7 +9,6 @@ from typing import Any
 
 from mindnet_desktop.cli import CliError, _print_json
 from mindnet_desktop.core import edge_actions
-from mindnet_desktop.core.queries import Hop
 from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.core.vocabulary import EdgeKind
 
@@ -37,19 +36,6 @@ def _edge_json(mn: Mindnet, edge_id: str) -> dict[str, Any]:
         "deleted": stone is not None,
         "deleted_at": stone.deleted_at if stone else None,
     }
-
-
-def _hops(path: list[Hop]) -> list[dict[str, Any]]:
-    return [
-        {
-            "edge_id": h.edge_id,
-            "kind": h.kind,
-            "from": h.source,
-            "to": h.target,
-            "direction": h.direction,
-        }
-        for h in path
-    ]
 
 
 def cmd_edge_types(args: argparse.Namespace, mn: Mindnet) -> int:
@@ -133,7 +119,10 @@ def cmd_traverse(args: argparse.Namespace, mn: Mindnet) -> int:
     root = edge_actions.resolve_node(mn, args.root)
     queries = mn.queries
     reached = queries.traverse(root, args.depth, args.direction, _kinds(mn, args), args.level)
-    rows = [{"node": queries.node_info(n), "depth": d, "path": _hops(p)} for n, d, p in reached]
+    rows = [
+        {"node": queries.node_info(n), "depth": d, "path": [hop.to_dict() for hop in p]}
+        for n, d, p in reached
+    ]
     if args.json:
         _print_json(
             {

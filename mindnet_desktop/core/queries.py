@@ -37,6 +37,16 @@ class Hop:
     target: str
     direction: Literal["out", "in"]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a path step (`via` of RAG hits, `path` of traversals)."""
+        return {
+            "edge_id": self.edge_id,
+            "kind": self.kind,
+            "from": self.source,
+            "to": self.target,
+            "direction": self.direction,
+        }
+
 
 @dataclass
 class NeighborItem:

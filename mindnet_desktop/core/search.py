@@ -50,19 +50,6 @@ def _hit(chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
     )
 
 
-def _path(hops: list[Hop]) -> list[dict[str, Any]]:
-    return [
-        {
-            "edge_id": h.edge_id,
-            "kind": h.kind,
-            "from": h.source,
-            "to": h.target,
-            "direction": h.direction,
-        }
-        for h in hops
-    ]
-
-
 class Searcher:
     """Semantic search and neighborhood RAG.
 
@@ -137,6 +124,6 @@ class Searcher:
         for i in order:
             cid = ids[i]
             hit = _hit(cid, rows[cid][0], rows[cid][1], scores[i])
-            hit.via = _path(paths[chunk_note[cid]])
+            hit.via = [hop.to_dict() for hop in paths[chunk_note[cid]]]
             hits.append(hit)
         return hits
