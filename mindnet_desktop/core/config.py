@@ -51,7 +51,6 @@ class TypeRegistry:
 
     types: dict[str, TypeSpec]
     chunk_profiles: dict[str, ChunkProfile]
-    status_multipliers: dict[str, float]
     source: str = ""
 
     def spec(self, type_name: str) -> TypeSpec:
@@ -107,19 +106,19 @@ def load_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
-def _mapping(path: Path, key: str, value: Any) -> dict[str, Any]:
+def mapping(path: Path, key: str, value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(path, key, "a mapping", value)
     return value
 
 
-def _number(path: Path, key: str, value: Any, low: float, high: float) -> float:
+def number(path: Path, key: str, value: Any, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise ConfigError(path, key, f"a number between {low} and {high}", value)
     return float(value)
 
 
-def _int(path: Path, key: str, value: Any, low: int) -> int:
+def integer(path: Path, key: str, value: Any, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ConfigError(path, key, f"an integer >= {low}", value)
     return value
@@ -127,14 +126,14 @@ def _int(path: Path, key: str, value: Any, low: int) -> int:
 
 def _profiles(path: Path, raw: Any) -> dict[str, ChunkProfile]:
     profiles: dict[str, ChunkProfile] = {}
-    for name, spec in _mapping(path, "chunk_profiles", raw).items():
+    for name, spec in mapping(path, "chunk_profiles", raw).items():
         key = f"chunk_profiles.{name}"
-        spec = _mapping(path, key, spec)
+        spec = mapping(path, key, spec)
         unknown = set(spec) - {"target_chars", "max_chars"}
         if unknown:
             raise ConfigError(path, f"{key}.{sorted(unknown)[0]}", "one of target_chars, max_chars")
-        target = _int(path, f"{key}.target_chars", spec.get("target_chars"), 50)
-        maximum = _int(path, f"{key}.max_chars", spec.get("max_chars"), 50)
+        target = integer(path, f"{key}.target_chars", spec.get("target_chars"), 50)
+        maximum = integer(path, f"{key}.max_chars", spec.get("max_chars"), 50)
         if maximum < target:
             raise ConfigError(
                 path, f"{key}.max_chars", f"an integer >= target_chars ({target})", maximum
@@ -145,11 +144,11 @@ def _profiles(path: Path, raw: Any) -> dict[str, ChunkProfile]:
 
 def _type_spec(path: Path, name: str, spec: Any, profiles: dict[str, ChunkProfile]) -> TypeSpec:
     key = f"types.{name}"
-    spec = _mapping(path, key, spec)
+    spec = mapping(path, key, spec)
     profile = spec.get("chunk_profile")
     if not isinstance(profile, str) or profile not in profiles:
         raise ConfigError(path, f"{key}.chunk_profile", f"one of {sorted(profiles)}", profile)
-    weight = _number(path, f"{key}.retriever_weight", spec.get("retriever_weight"), 0.0, 10.0)
+    weight = number(path, f"{key}.retriever_weight", spec.get("retriever_weight"), 0.0, 10.0)
     defaults = spec.get("edge_defaults", [])
     if not isinstance(defaults, list):
         raise ConfigError(path, f"{key}.edge_defaults", "a list of edge kinds", defaults)
@@ -174,17 +173,11 @@ def load_types(config_dir: Path | None = None) -> TypeRegistry:
     path = config_file("types.yaml", config_dir)
     data = load_yaml(path)
     profiles = _profiles(path, data.get("chunk_profiles"))
-    raw_types = _mapping(path, "types", data.get("types"))
+    raw_types = mapping(path, "types", data.get("types"))
     types = {
         str(name).lower(): _type_spec(path, str(name).lower(), spec, profiles)
         for name, spec in raw_types.items()
     }
     if DEFAULT_TYPE not in types:
         raise ConfigError(path, f"types.{DEFAULT_TYPE}", "a definition of the fallback type")
-    multipliers = {
-        str(status): _number(path, f"status_multipliers.{status}", value, 0.0, 10.0)
-        for status, value in _mapping(
-            path, "status_multipliers", data.get("status_multipliers", {})
-        ).items()
-    }
-    return TypeRegistry(types, profiles, multipliers, str(path))
+    return TypeRegistry(types, profiles, str(path))

@@ -87,10 +87,6 @@ def test_bundled_chunk_profiles() -> None:
     assert all(p.name == name for name, p in profiles.items())
 
 
-def test_bundled_status_multipliers() -> None:
-    assert load_types().status_multipliers == {"stable": 1.2, "active": 1.0, "draft": 0.5}
-
-
 @pytest.mark.parametrize("type_name", ["banana", "", "Project"])
 def test_unknown_type_gets_the_default_spec(type_name: str) -> None:
     registry = load_types()
@@ -176,9 +172,6 @@ BAD_FILES = [
     ),
     pytest.param(
         DEFAULT_LINE, "", "types.default", "a definition of the fallback type", id="no-default"
-    ),
-    pytest.param(
-        "draft: 0.5", "draft: lots", "status_multipliers.draft", "a number", id="multiplier"
     ),
 ]
 

@@ -1,0 +1,43 @@
+"""`config/retriever.yaml`: bundled values and clear errors (moved here with the status
+multipliers, which used to live in types.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mindnet_desktop.core.config import ConfigError, bundled_config_dir
+from mindnet_desktop.core.retriever_config import load_retriever_config
+
+
+def test_bundled_retriever_config() -> None:
+    config = load_retriever_config()
+    assert config.status_multipliers == {"stable": 1.2, "active": 1.0, "draft": 0.5, "default": 1.0}
+    assert set(config.weights) == {"semantic", "edge", "centrality", "type", "status"}
+    assert config.provenance_weights["explicit"] == 1.0 and config.provenance_weights["rule"] == 0.8
+    assert config.edge_weight("related_to") == 0.5 and config.edge_weight("beeinflusst_von") == 1.0
+    assert config.status_multiplier("") == 1.0 and config.status_multiplier("draft") == 0.5
+    assert config.k <= config.candidate_pool
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "expected"),
+    [
+        ("draft: 0.5", "draft: lots", "status_multipliers.draft", "a number"),
+        ("  semantic: 0.60", "  semantics: 0.60", "weights", "semantic"),
+        ("  rule: 0.8", "  rules: 0.8", "provenance_weights.rules", "one of explicit"),
+        ("k: 10 ", "k: 100 ", "k", "at most candidate_pool"),
+        ("candidate_pool: 50", "candidate_pool: 0", "candidate_pool", "an integer >= 1"),
+    ],
+)
+def test_bad_retriever_yaml_names_file_key_and_expectation(
+    tmp_path: Path, old: str, new: str, key: str, expected: str
+) -> None:
+    text = (bundled_config_dir() / "retriever.yaml").read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "retriever.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_retriever_config(tmp_path)
+    message = str(err.value)
+    assert str(tmp_path / "retriever.yaml") in message and key in message and expected in message
