@@ -117,9 +117,11 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     tr.add_argument("--depth", type=int, default=2)
     graph_options(tr, "out")
 
-    search = sub.add_parser("search", parents=[common], help="semantic search")
+    search = sub.add_parser("search", parents=[common], help="hybrid search, explained")
     search.add_argument("query")
-    search.add_argument("--k", type=int, default=10)
+    search.add_argument("--k", type=int, default=None, help="hits (default: retriever.yaml)")
+    search.add_argument("--explain", action="store_true", help="reasons and score breakdown")
+    search.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
     search.add_argument("--type", action="append", help="only notes of these types")
     search.add_argument("--root", help="only within this node's neighbourhood")
     search.add_argument("--depth", type=int, default=2)
@@ -131,6 +133,15 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     rag.add_argument("--k", type=int, default=5)
 
     sub.add_parser("audit", parents=[common], help="the log of edge create/delete/restore")
+
+    feedback = sub.add_parser("feedback", parents=[common], help="thumbs up/down for a result")
+    feedback.add_argument("query_id")
+    feedback.add_argument("node_id", help="a hit's node_id, or 'answer'")
+    rating = feedback.add_mutually_exclusive_group(required=True)
+    rating.add_argument("--up", action="store_const", const="up", dest="rating")
+    rating.add_argument("--down", action="store_const", const="down", dest="rating")
+    log = sub.add_parser("log", parents=[common], help="the query log (and feedback)")
+    log.add_argument("--limit", type=int, default=20, help="newest N queries")
 
 
 def _print_json(data: Any) -> None:

@@ -22,6 +22,7 @@ from mindnet_desktop.core.model import Edge
 from mindnet_desktop.core.overlay import OverlayError
 from mindnet_desktop.core.paths import resolve_data_dir, resolve_vault
 from mindnet_desktop.core.queries import QueryError
+from mindnet_desktop.core.querylog import UnknownQueryError
 from mindnet_desktop.core.service import Mindnet, NoteNotFoundError
 from mindnet_desktop.core.store import NoteRecord, StoreError
 from mindnet_desktop.core.vocabulary import UnknownKindError
@@ -40,6 +41,7 @@ USER_ERRORS = (
     UnknownKindError,
     NoteEditError,
     OverlayError,
+    UnknownQueryError,
 )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from mindnet_desktop.cli import CliError, _print_json
 from mindnet_desktop.core import edge_actions
+from mindnet_desktop.core.hybrid import hybrid_search
 from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.core.vocabulary import EdgeKind
 
@@ -141,8 +142,50 @@ def cmd_traverse(args: argparse.Namespace, mn: Mindnet) -> int:
 
 def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
     root = edge_actions.resolve_node(mn, args.root) if args.root else None
-    hits = mn.searcher.search(args.query, args.k, args.type, root, args.depth)
-    return _print_hits(args, {"query": args.query, "root": root}, hits)
+    result = hybrid_search(mn, args.query, args.k, args.type, root, args.depth, args.lang)
+    if args.json:
+        _print_json({**result.to_dict(), "root": root, "count": len(result.hits)})
+        return 0
+    routing = result.routing
+    print(f"query {result.query_id}  intent {routing.intent} ({routing.source})")
+    for rank, hit in enumerate(result.hits, start=1):
+        mark = "  [injected]" if hit.injected else ""
+        print(f"{rank}. {hit.score:.3f}  {hit.node_id}  [{hit.type}]  {hit.title}{mark}")
+        print("   " + " ".join(hit.text.split())[:160])
+        if args.explain:
+            for reason in hit.reasons:
+                print(f"   - {reason}")
+            terms = ", ".join(
+                f"{t['term']} {t['raw']:.3f}×{t['weight']:g}={t['contribution']:.3f}"
+                for t in hit.score_breakdown
+            )
+            print(f"   = {terms}")
+    return 0
+
+
+def cmd_feedback(args: argparse.Namespace, mn: Mindnet) -> int:
+    entry = mn.query_log.feedback(args.query_id, args.node_id, args.rating)
+    if args.json:
+        _print_json({"feedback": entry})
+    else:
+        print(f"thumbs {entry['rating']} for {entry['node_id']} of query {entry['query_id']}")
+    return 0
+
+
+def cmd_log(args: argparse.Namespace, mn: Mindnet) -> int:
+    queries = mn.query_log.read_queries()[-args.limit :] if args.limit > 0 else []
+    feedback = mn.query_log.read_feedback()
+    if args.json:
+        _print_json({"queries": queries, "feedback": feedback})
+        return 0
+    ratings: dict[str, list[str]] = {}
+    for entry in feedback:
+        ratings.setdefault(entry["query_id"], []).append(f"{entry['rating']} {entry['node_id']}")
+    for q in queries:
+        print(f"{q['time']}  {q['query_id']}  {q['intent']:<8} {q['query']}")
+        for rating in ratings.get(q["query_id"], []):
+            print(f"    {rating}")
+    return 0
 
 
 def cmd_rag(args: argparse.Namespace, mn: Mindnet) -> int:
@@ -183,6 +226,8 @@ COMMANDS = {
     "search": cmd_search,
     "rag": cmd_rag,
     "audit": cmd_audit,
+    "feedback": cmd_feedback,
+    "log": cmd_log,
 }
 
 

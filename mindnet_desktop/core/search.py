@@ -36,7 +36,7 @@ class Hit:
         return data
 
 
-def _hit(chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
+def make_hit(chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
     return Hit(
         node_id=chunk_id,
         note_id=meta["note_id"],
@@ -101,7 +101,7 @@ class Searcher:
         ranked = self.store.query_chunks(vector, k, where)
         rows = self.store.chunk_rows([cid for cid, _ in ranked])
         return [
-            _hit(cid, rows[cid][0], rows[cid][1], score) for cid, score in ranked if cid in rows
+            make_hit(cid, rows[cid][0], rows[cid][1], score) for cid, score in ranked if cid in rows
         ]
 
     def rag(
@@ -123,7 +123,7 @@ class Searcher:
         hits = []
         for i in order:
             cid = ids[i]
-            hit = _hit(cid, rows[cid][0], rows[cid][1], scores[i])
+            hit = make_hit(cid, rows[cid][0], rows[cid][1], scores[i])
             hit.via = [hop.to_dict() for hop in paths[chunk_note[cid]]]
             hits.append(hit)
         return hits

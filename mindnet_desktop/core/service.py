@@ -11,12 +11,16 @@ from mindnet_desktop.core.config import TypeRegistry, load_types, resolve_config
 from mindnet_desktop.core.embed import Embedder, make_embedder
 from mindnet_desktop.core.graph import KnowledgeGraph
 from mindnet_desktop.core.indexer import Importer, ImportOptions, ImportOutcome
+from mindnet_desktop.core.intent import DecisionEngine, load_decision_engine
 from mindnet_desktop.core.lock import WriterLock
 from mindnet_desktop.core.manifest import Manifest
 from mindnet_desktop.core.model import Edge, IndexProgress
 from mindnet_desktop.core.overlay import EdgeOverlay
 from mindnet_desktop.core.paths import resolve_data_dir
 from mindnet_desktop.core.queries import GraphQueries
+from mindnet_desktop.core.querylog import QueryLog
+from mindnet_desktop.core.retriever import HybridRetriever
+from mindnet_desktop.core.retriever_config import RetrieverConfig, load_retriever_config
 from mindnet_desktop.core.search import Searcher
 from mindnet_desktop.core.store import ChromaStore, NoteRecord
 from mindnet_desktop.core.vocabulary import Vocabulary
@@ -54,10 +58,13 @@ class Mindnet:
         explicit = resolve_config_dir(config_dir)
         # The vault's own config: the override dir, else a folder in its data dir.
         self.config_dir = explicit or self.data_dir / "config"
-        self.registry: TypeRegistry = load_types(
-            explicit or (self.config_dir if self.config_dir.is_dir() else None)
-        )
+        # Config files are looked up there first, then in the bundled config.
+        self.config_lookup = explicit or (self.config_dir if self.config_dir.is_dir() else None)
+        self.registry: TypeRegistry = load_types(self.config_lookup)
         self.read_only_vault = read_only_vault
+        self._retriever_config: RetrieverConfig | None = None
+        self._decision_engine: DecisionEngine | None = None
+        self.query_log = QueryLog(self.data_dir)
         self.embedder = embedder or make_embedder()
         self._lock = WriterLock(self.data_dir) if write else None
         if self._lock:
@@ -112,6 +119,26 @@ class Mindnet:
     @property
     def searcher(self) -> Searcher:
         return Searcher(self.store, self.embedder, self.queries)
+
+    @property
+    def retriever(self) -> HybridRetriever:
+        if self._retriever_config is None:
+            self._retriever_config = load_retriever_config(self.config_lookup)
+        titles = {nid: r.note.title for nid, r in self.records.items()}
+        return HybridRetriever(
+            self.store,
+            self.embedder,
+            self.graph,
+            self._retriever_config,
+            self.vocabulary.symmetric,
+            titles,
+        )
+
+    @property
+    def decision_engine(self) -> DecisionEngine:
+        if self._decision_engine is None:
+            self._decision_engine = load_decision_engine(self.config_lookup)
+        return self._decision_engine
 
     def import_vault(
         self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None

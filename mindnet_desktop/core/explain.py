@@ -1,0 +1,56 @@
+"""Reasons a person reads in a tooltip, in German or English."""
+
+from __future__ import annotations
+
+import locale
+import os
+
+LANGUAGES = ("de", "en")
+
+TEXTS = {
+    "semantic_very_high": ("Sehr hohe textuelle Übereinstimmung", "Very high textual match"),
+    "semantic_high": ("Hohe textuelle Übereinstimmung", "High textual match"),
+    "semantic_medium": ("Mittlere textuelle Übereinstimmung", "Moderate textual match"),
+    "semantic_low": ("Geringe textuelle Übereinstimmung", "Low textual match"),
+    "type": ("Bevorzugt, da Typ {type}", "Preferred because of type {type}"),
+    "status_up": (
+        "Status {status} wird bevorzugt (×{m:g})",
+        "Status {status} is preferred (×{m:g})",
+    ),
+    "status_down": (
+        "Status {status} wird abgewertet (×{m:g})",
+        "Status {status} is down-weighted (×{m:g})",
+    ),
+    "hub": ("Verweist auf {title} ({kind})", "Points to {title} ({kind})"),
+    "authority": ("Wird referenziert von {title} ({kind})", "Referenced by {title} ({kind})"),
+    "injected": (
+        "Eingefügt durch Strategie {intent} (Typ {type})",
+        "Injected by the {intent} strategy (type {type})",
+    ),
+}
+
+
+def system_language() -> str:
+    """`de` when the system locale is German, else `en` (MINDNET_LANG overrides)."""
+    chosen = os.environ.get("MINDNET_LANG", "")
+    if chosen in LANGUAGES:
+        return chosen
+    for value in (os.environ.get("LC_ALL"), os.environ.get("LANG"), locale.getlocale()[0]):
+        if value:
+            return "de" if value.lower().startswith("de") else "en"
+    return "en"
+
+
+def text(key: str, language: str, **values: object) -> str:
+    german, english = TEXTS[key]
+    return (german if language == "de" else english).format(**values)
+
+
+def semantic_reason(similarity: float, language: str) -> str:
+    if similarity >= 0.7:
+        return text("semantic_very_high", language)
+    if similarity >= 0.5:
+        return text("semantic_high", language)
+    if similarity >= 0.3:
+        return text("semantic_medium", language)
+    return text("semantic_low", language)

@@ -1,0 +1,135 @@
+"""Hybrid search as the user asks it: route the intent, rank with explanations, inject the
+strategy's note types (DECISION: values, principles, goals), log the query."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mindnet_desktop.core.explain import system_language, text
+from mindnet_desktop.core.intent import Routing
+from mindnet_desktop.core.retriever import ScoredHit
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service import Mindnet
+
+INJECTED_PER_QUERY = 3
+MIN_NAME_LENGTH = 4
+
+
+@dataclass
+class SearchResult:
+    query_id: str
+    query: str
+    routing: Routing
+    hits: list[ScoredHit]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query_id": self.query_id,
+            "query": self.query,
+            "intent": self.routing.intent,
+            "intent_source": self.routing.source,
+            "hits": [h.to_dict() for h in self.hits],
+        }
+
+
+def named_notes(mn: Mindnet, question: str) -> list[str]:
+    """Notes whose title or alias the question names (whole words, case-insensitive)."""
+    text_cf = question.casefold()
+    found = []
+    for note_id, record in mn.records.items():
+        for name in (record.note.title, record.note.name, *record.note.aliases):
+            if len(name) >= MIN_NAME_LENGTH and re.search(
+                rf"(?<!\w){re.escape(name.casefold())}(?!\w)", text_cf
+            ):
+                found.append(note_id)
+                break
+    return found
+
+
+def hybrid_search(
+    mn: Mindnet,
+    query: str,
+    k: int | None = None,
+    types: list[str] | None = None,
+    root: str | None = None,
+    depth: int = 2,
+    language: str | None = None,
+    routing: Routing | None = None,
+    log: bool = True,
+    model: str | None = None,
+) -> SearchResult:
+    """Rank chunks for `query` and explain each hit.
+
+    Candidates: the semantic top-N (restricted by `types` and the `root` neighbourhood when
+    given) plus the chunks of notes the query names and of their direct neighbours.
+    """
+    from mindnet_desktop.core.queries import QueryError
+
+    if not query.strip():
+        raise QueryError("the query is empty")
+    language = language or system_language()
+    routing = routing or mn.decision_engine.route(query)
+    retriever = mn.retriever
+    clauses: list[dict[str, Any]] = []
+    if types:
+        clauses.append({"type": {"$in": sorted({t.lower() for t in types})}})
+    if root is not None:
+        reach = sorted(mn.searcher.neighbourhood(root, depth))
+        if not reach:
+            return _finish(mn, query, routing, [], log, model)
+        clauses.append({"note_id": {"$in": reach}})
+    where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
+    vector = mn.embedder.embed([query])[0]
+    extra: list[str] = []
+    if root is None and not types:
+        for note_id in named_notes(mn, query):
+            for node, hops, _ in mn.queries.traverse(note_id, 1, "both"):
+                if hops <= 1:
+                    extra.extend(mn.graph.chunks_of(node))
+    hits = retriever.rank(query, k, where, vector, extra, language)
+    inject = mn.decision_engine.strategies[routing.intent].inject_types
+    if inject and root is None:
+        present = {h.note_id for h in hits}
+        extra_hits = retriever.rank(
+            query, INJECTED_PER_QUERY * 3, {"type": {"$in": list(inject)}}, vector, None, language
+        )
+        added = 0
+        for hit in extra_hits:
+            if hit.note_id in present or added == INJECTED_PER_QUERY:
+                continue
+            hit.injected = True
+            hit.reasons.append(text("injected", language, intent=routing.intent, type=hit.type))
+            hits.append(hit)
+            present.add(hit.note_id)
+            added += 1
+    return _finish(mn, query, routing, hits, log, model)
+
+
+def _finish(
+    mn: Mindnet, query: str, routing: Routing, hits: list[ScoredHit], log: bool, model: str | None
+) -> SearchResult:
+    result = SearchResult(mn.query_log.new_id(), query, routing, hits)
+    if log:
+        mn.query_log.log_query(
+            {
+                "query_id": result.query_id,
+                "query": query,
+                "intent": routing.intent,
+                "intent_source": routing.source,
+                "model": model,
+                "hits": [
+                    {
+                        "node_id": h.node_id,
+                        "note_id": h.note_id,
+                        "score": h.score,
+                        "injected": h.injected,
+                        "score_breakdown": h.score_breakdown,
+                    }
+                    for h in hits
+                ],
+            }
+        )
+    return result

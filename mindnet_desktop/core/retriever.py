@@ -1,0 +1,215 @@
+"""The hybrid retriever: semantic candidates re-ranked with graph and type signals, every
+hit explained (score_breakdown + reasons).
+
+The edge term sums the weighted edges reaching a hit's note from other candidate notes, each
+counted in proportion to how relevant its source is; edge and centrality are then scaled by
+the hit's own relevance (its similarity relative to the best candidate's).
+
+score = Σ weight · raw over the terms semantic, edge, centrality, type and status; the
+breakdown lists raw, weight and contribution of each, in that order, and the score is the
+sum of the contributions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mindnet_desktop.core.embed import Embedder
+from mindnet_desktop.core.explain import semantic_reason, text
+from mindnet_desktop.core.graph import KnowledgeGraph
+from mindnet_desktop.core.retriever_config import TERMS, RetrieverConfig
+from mindnet_desktop.core.search import Hit, make_hit
+from mindnet_desktop.core.store import ChromaStore
+
+MAX_NAMED = 3  # notes named per hub / authority reason
+
+
+@dataclass
+class Link:
+    """An edge between two candidate notes, weighted for the edge term."""
+
+    source: str
+    target: str
+    kind: str
+    weight: float
+
+
+@dataclass
+class ScoredHit(Hit):
+    score_breakdown: list[dict[str, Any]] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    injected: bool = False
+
+
+class HybridRetriever:
+    """Ranks chunks for a query.
+
+    Args:
+        store: Chunk store (semantic candidates, vectors).
+        embedder: Embeds the query.
+        kg: The knowledge graph (deleted edges are ignored).
+        config: Weights from `config/retriever.yaml`.
+        symmetric: Kinds read both ways.
+        titles: note id -> title, for reasons.
+    """
+
+    def __init__(
+        self,
+        store: ChromaStore,
+        embedder: Embedder,
+        kg: KnowledgeGraph,
+        config: RetrieverConfig,
+        symmetric: frozenset[str],
+        titles: dict[str, str],
+    ) -> None:
+        self.store, self.embedder, self.kg, self.config = store, embedder, kg, config
+        self.symmetric, self.titles = symmetric, titles
+
+    def candidate_links(self, notes: set[str]) -> list[Link]:
+        """Active edges from one candidate note (or its chunks) to another (projected)."""
+        g = self.kg.graph
+        links = []
+        for note in notes:
+            for seed in (note, *self.kg.chunks_of(note)):
+                for _, target, data in g.out_edges(seed, data=True):
+                    if data.get("deleted"):
+                        continue
+                    node = g.nodes[target]
+                    other = node.get("note_id", target) if node.get("kind") == "chunk" else target
+                    if other == note or other not in notes:
+                        continue
+                    weight = (
+                        float(data["confidence"])
+                        * self.config.edge_weight(data["kind"])
+                        * self.config.provenance_weights.get(data["provenance"], 1.0)
+                    )
+                    if weight > 0:
+                        links.append(Link(note, other, data["kind"], weight))
+        return links
+
+    def rank(
+        self,
+        query: str,
+        k: int | None = None,
+        where: dict[str, Any] | None = None,
+        vector: np.ndarray | None = None,
+        extra: list[str] | None = None,
+        language: str = "en",
+    ) -> list[ScoredHit]:
+        """The top k chunks for `query` with breakdown and reasons.
+
+        Args:
+            query: The question or search text.
+            k: Hits to return (default from the config).
+            where: Chroma filter on chunk metadata (type, note_id) for the candidates.
+            vector: The query vector when already embedded.
+            extra: Chunk ids that join the candidates (e.g. a named note's neighbourhood).
+            language: `de` or `en` for the reasons.
+        """
+        k = k or self.config.k
+        vector = self.embedder.embed([query])[0] if vector is None else vector
+        similarity = dict(self.store.query_chunks(vector, self.config.candidate_pool, where))
+        rows = self.store.chunk_rows(
+            list(similarity) + [c for c in extra or [] if c not in similarity], vectors=True
+        )
+        for cid, (_, _, vec) in rows.items():
+            if cid not in similarity and vec is not None:
+                similarity[cid] = float(vec @ vector)
+        if not rows:
+            return []
+        note_of = {cid: meta["note_id"] for cid, (_, meta, _) in rows.items()}
+        notes = set(note_of.values())
+        # How relevant each candidate note is (its best chunk, relative to the best hit):
+        # graph signals count in proportion, so a hub never outranks what the query is about.
+        best_sem = max(max(similarity[c] for c in rows), 1e-9)
+        relevance: dict[str, float] = defaultdict(float)
+        for cid, note in note_of.items():
+            relevance[note] = max(relevance[note], max(similarity[cid], 0.0) / best_sem)
+        links = self.candidate_links(notes)
+        incoming: dict[str, float] = defaultdict(float)
+        neighbours: dict[str, set[str]] = defaultdict(set)
+        points_to: dict[str, list[Link]] = defaultdict(list)
+        pointed_by: dict[str, list[Link]] = defaultdict(list)
+        for link in links:
+            incoming[link.target] += link.weight * relevance[link.source]
+            pointed_by[link.target].append(link)
+            points_to[link.source].append(link)
+            neighbours[link.source].add(link.target)
+            neighbours[link.target].add(link.source)
+            if link.kind in self.symmetric:
+                incoming[link.source] += link.weight * relevance[link.target]
+        max_in = max(incoming.values(), default=0.0)
+        max_degree = max((len(n) for n in neighbours.values()), default=0)
+
+        hits = []
+        for cid, (doc, meta, _) in rows.items():
+            note = note_of[cid]
+            own = relevance[note]
+            raws = {
+                "semantic": similarity[cid],
+                "edge": own * incoming[note] / max_in if max_in else 0.0,
+                "centrality": own * len(neighbours[note]) / max_degree if max_degree else 0.0,
+                "type": float(meta.get("retriever_weight", 1.0)),
+                "status": self.config.status_multiplier(meta.get("status", "")),
+            }
+            breakdown = []
+            for term in TERMS:
+                raw = round(float(raws[term]), 6)
+                weight = self.config.weights[term]
+                breakdown.append(
+                    {"term": term, "raw": raw, "weight": weight, "contribution": raw * weight}
+                )
+            hit = ScoredHit(**vars(make_hit(cid, doc, meta, 0.0)))
+            hit.score = sum(t["contribution"] for t in breakdown)
+            hit.score_breakdown = breakdown
+            hit.reasons = self.reasons(
+                hit,
+                raws,
+                meta.get("status", ""),
+                points_to[note],
+                pointed_by[note],
+                relevance,
+                language,
+            )
+            hits.append(hit)
+        hits.sort(key=lambda h: (-h.score, h.node_id))
+        return hits[:k]
+
+    def reasons(
+        self,
+        hit: ScoredHit,
+        raws: dict[str, float],
+        status_name: str,
+        hub: list[Link],
+        authority: list[Link],
+        relevance: dict[str, float],
+        language: str,
+    ) -> list[str]:
+        """Semantic level, type preference, status, hub (what the hit's note points to among
+        the candidates) and authority (which candidates point to it), naming notes and kinds."""
+        reasons = [semantic_reason(raws["semantic"], language)]
+        if hit.type not in ("default", "") and raws["type"] >= 0.9:
+            reasons.append(text("type", language, type=hit.type))
+        status = raws["status"]
+        if status != 1.0:
+            key = "status_up" if status > 1.0 else "status_down"
+            reasons.append(text(key, language, status=status_name or "-", m=status))
+        for key, links, end in (("hub", hub, "target"), ("authority", authority, "source")):
+            named: dict[str, list[str]] = {}
+            # The most relevant linked notes are named first.
+            ranked = sorted(
+                links, key=lambda i: (-i.weight * relevance[getattr(i, end)], getattr(i, end))
+            )
+            for link in ranked:
+                other = getattr(link, end)
+                kinds = named.setdefault(other, [])
+                if link.kind not in kinds:
+                    kinds.append(link.kind)
+            for other, kinds in list(named.items())[:MAX_NAMED]:
+                title = self.titles.get(other, other)
+                reasons.append(text(key, language, title=title, kind=", ".join(kinds)))
+        return reasons
