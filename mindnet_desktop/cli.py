@@ -140,6 +140,13 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     rating = feedback.add_mutually_exclusive_group(required=True)
     rating.add_argument("--up", action="store_const", const="up", dest="rating")
     rating.add_argument("--down", action="store_const", const="down", dest="rating")
+    ask = sub.add_parser("ask", parents=[common], help="ask your notes (local LLM, cited)")
+    ask.add_argument("question")
+    ask.add_argument("--model", help="GGUF file, or 'default' / 'test' (or MINDNET_MODEL)")
+    ask.add_argument("--no-llm", action="store_true", help="retrieve the sources only")
+    ask.add_argument("--k", type=int, default=None, help="sources to retrieve")
+    ask.add_argument("--ctx", type=int, default=4096, help="model context size (tokens)")
+    ask.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
     log = sub.add_parser("log", parents=[common], help="the query log (and feedback)")
     log.add_argument("--limit", type=int, default=20, help="newest N queries")
 

@@ -19,6 +19,7 @@ from mindnet_desktop.core.embed import EmbedderError, make_embedder
 from mindnet_desktop.core.indexer import ImportOptions
 from mindnet_desktop.core.lock import DataDirLockedError
 from mindnet_desktop.core.model import Edge
+from mindnet_desktop.core.models import ModelError
 from mindnet_desktop.core.overlay import OverlayError
 from mindnet_desktop.core.paths import resolve_data_dir, resolve_vault
 from mindnet_desktop.core.queries import QueryError
@@ -42,6 +43,7 @@ USER_ERRORS = (
     NoteEditError,
     OverlayError,
     UnknownQueryError,
+    ModelError,
 )
 
 

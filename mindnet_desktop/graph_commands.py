@@ -4,6 +4,7 @@ traverse, search, rag, audit."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from typing import Any
 
@@ -163,6 +164,34 @@ def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
+    from mindnet_desktop.core.chat import ask
+    from mindnet_desktop.core.llm import LlamaChat
+
+    llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx)
+    gen = ask(mn, args.question, llm, k=args.k, language=args.lang)
+    while True:
+        try:
+            token = next(gen)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        if not args.json:
+            print(token.text, end="", flush=True)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        routing = result.routing
+        print(f"\n\nintent {routing.intent} ({routing.source}), query {result.query_id}")
+        for n, hit in enumerate(result.sources, start=1):
+            mark = " [injected]" if hit.injected else ""
+            print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})")
+    if result.error:
+        print(f"mindnet: error: {result.error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def cmd_feedback(args: argparse.Namespace, mn: Mindnet) -> int:
     entry = mn.query_log.feedback(args.query_id, args.node_id, args.rating)
     if args.json:
@@ -227,6 +256,7 @@ COMMANDS = {
     "rag": cmd_rag,
     "audit": cmd_audit,
     "feedback": cmd_feedback,
+    "ask": cmd_ask,
     "log": cmd_log,
 }
 

