@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 INJECTED_PER_QUERY = 3
 MIN_NAME_LENGTH = 4
+MAX_NAME_WORDS = 8
 
 
 @dataclass
@@ -35,17 +36,24 @@ class SearchResult:
         }
 
 
+def name_words(text: str) -> list[str]:
+    """The words of a name or question, casefolded, punctuation between words dropped."""
+    return re.findall(r"\w[\w.+#/-]*", text.casefold())
+
+
 def named_notes(mn: Mindnet, question: str) -> list[str]:
-    """Notes whose title or alias the question names (whole words, case-insensitive)."""
-    text_cf = question.casefold()
-    found = []
-    for note_id, record in mn.records.items():
-        for name in (record.note.title, record.note.name, *record.note.aliases):
-            if len(name) >= MIN_NAME_LENGTH and re.search(
-                rf"(?<!\w){re.escape(name.casefold())}(?!\w)", text_cf
-            ):
-                found.append(note_id)
-                break
+    """Notes whose title, file name or alias the question names as whole words
+    (case-insensitive), looked up by the question's word n-grams."""
+    words = name_words(question)
+    names = mn.names
+    found: list[str] = []
+    for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            if len(phrase) >= MIN_NAME_LENGTH:
+                for note_id in names.get(phrase, []):
+                    if note_id not in found:
+                        found.append(note_id)
     return found
 
 

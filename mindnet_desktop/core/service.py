@@ -78,6 +78,7 @@ class Mindnet:
         self._graph: KnowledgeGraph | None = None
         self._records: dict[str, NoteRecord] | None = None
         self._vocabulary: Vocabulary | None = None
+        self._names: dict[str, list[str]] | None = None
 
     def close(self) -> None:
         if self._lock:
@@ -135,6 +136,23 @@ class Mindnet:
         )
 
     @property
+    def names(self) -> dict[str, list[str]]:
+        """Note names (title, file name, aliases) as normalised words -> note ids."""
+        from mindnet_desktop.core.hybrid import name_words
+
+        if self._names is None:
+            names: dict[str, list[str]] = {}
+            for note_id, record in self.records.items():
+                note = record.note
+                for name in {
+                    " ".join(name_words(n)) for n in (note.title, note.name, *note.aliases)
+                }:
+                    if name:
+                        names.setdefault(name, []).append(note_id)
+            self._names = names
+        return self._names
+
+    @property
     def decision_engine(self) -> DecisionEngine:
         if self._decision_engine is None:
             self._decision_engine = load_decision_engine(self.config_lookup)
@@ -152,6 +170,7 @@ class Mindnet:
         if outcome.records is not None:
             self._records = outcome.records
             self._vocabulary = None
+            self._names = None
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)

@@ -175,3 +175,27 @@ def test_search_cli_json_logs_the_query_and_feedback_references_it(vault, capsys
         ("answer", "down"),
     ]
     assert all(f["query_id"] == data["query_id"] for f in log["feedback"])
+
+
+def test_a_named_note_and_its_neighbours_join_the_candidates(vault, open_mindnet, tmp_path):
+    from mindnet_desktop.core.hybrid import named_notes
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    assert named_notes(mn, "Was sagt Erst verstehen, dann bauen über Prototypen?") == [
+        "Persönlich/Prinzipien/Erst verstehen, dann bauen"
+    ]
+    assert named_notes(mn, "Wie geht es mit qdrant weiter?") == ["Wissen/Qdrant Vektordatenbank"]
+    assert named_notes(mn, "Nichts davon hier") == []
+    # A tiny pool: only the name brings the note (and its neighbours) into the candidates.
+    config = tmp_path / "config"
+    shutil.copytree(bundled_config_dir(), config)
+    text = (config / "retriever.yaml").read_text(encoding="utf-8")
+    text = text.replace("candidate_pool: 50", "candidate_pool: 1").replace("k: 10 ", "k: 1 ")
+    (config / "retriever.yaml").write_text(text, encoding="utf-8")
+    mn.close()
+    mn = open_mindnet(vault, config_dir=config)
+    hits = hybrid_search(mn, "Was weiß Lena Hoffmann?", k=40, log=False).hits
+    notes = {h.note_id for h in hits}
+    assert "Personen/Lena Hoffmann" in notes
+    assert "Wissen/Qdrant Vektordatenbank" in notes  # Lena's note links to [[Qdrant]]
