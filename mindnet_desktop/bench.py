@@ -3,6 +3,9 @@
 `bench import`: cold import vs no-op re-import (goal: the no-op costs <= 2 % of the cold one).
 `bench graph`: neighbours and neighborhood RAG latency (goals: < 10 ms and < 200 ms without
 the query embedding).
+`bench search`: hybrid search with explanations vs a raw Chroma query (goal p95 < 100 ms and
+at most 3x the raw query).
+`bench ttft`: time to first token of the chat adapter vs raw llama.cpp (goal at most 1.2x).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from mindnet_desktop.core.service import Mindnet
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench = sub.add_parser("bench", parents=[common], help="benchmarks on a generated vault")
-    bench.add_argument("which", choices=["import", "graph"])
+    bench.add_argument("which", choices=["import", "graph", "search", "ttft"])
+    bench.add_argument("--model", help="GGUF for `ttft` (default: the default chat model)")
     bench.add_argument("--notes", type=int, default=6500, help="size of the generated vault")
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
@@ -113,14 +117,106 @@ def bench_graph(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     }
 
 
+QUESTIONS = [
+    "Wie hängen Daten und Modell zusammen?",
+    "release plan and budget risk",
+    "Was ist der Stand von Notiz 00042?",
+    "cache latency on the server",
+    "Soll ich das Team fragen?",
+]
+
+
+def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Hybrid search with explanations vs a raw Chroma query of the same k (both embed)."""
+    from mindnet_desktop.core.hybrid import hybrid_search
+
+    vault, data = _setup(args, work)
+    embedder = make_embedder(args.embedder)
+    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+        drive(mn.import_vault(), _bar(args))
+        hybrid_search(mn, "warm up", log=False)  # builds graph, vocabulary, name index once
+        collection = mn.store._chunks
+        raw_times, hybrid_times = [], []
+        for i in range(max(args.repeat // 4, 10)):
+            question = QUESTIONS[i % len(QUESTIONS)]
+            started = time.perf_counter()
+            collection.query(query_embeddings=[embedder.embed([question])[0]], n_results=10)
+            raw_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            hybrid_search(mn, question, k=10, log=False)
+            hybrid_times.append(time.perf_counter() - started)
+    raw, hybrid = _ms(raw_times), _ms(hybrid_times)
+    ratio = hybrid["p95_ms"] / raw["p95_ms"]
+    return {
+        "benchmark": "search",
+        "embedder": embedder.name,
+        "notes": args.notes,
+        "raw_chroma_query": raw,
+        "hybrid_search_explained": hybrid,
+        "p95_ratio": round(ratio, 2),
+        "goal_p95_ms": 100,
+        "goal_ratio": 3.0,
+        "ok": hybrid["p95_ms"] < 100 and ratio <= 3.0,
+    }
+
+
+def bench_ttft(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Time to first token: Mindnet's adapter vs raw llama.cpp on the same messages."""
+    from llama_cpp import Llama
+
+    from mindnet_desktop.core.llm import LlamaChat
+
+    chat = LlamaChat(args.model, n_ctx=4096)
+    chat.warm_up()
+    raw = Llama(model_path=str(chat.path), n_ctx=4096, n_threads=chat.threads, verbose=False)
+    notes = "\n\n".join(
+        f"[{i}] Notiz {i}\n" + " ".join(["Daten Modell Graph"] * 40) for i in range(1, 6)
+    )
+    ours_times, raw_times = [], []
+    for i in range(3):
+        messages = [
+            {"role": "system", "content": f"Answer from the notes, cite them.\n\n{notes}"},
+            {"role": "user", "content": f"Frage {i}: Was steht in Notiz {i + 1}?"},
+        ]
+        for runner, times in ((_first_raw, raw_times), (_first_ours, ours_times)):
+            started = time.perf_counter()
+            runner(raw if runner is _first_raw else chat, messages)
+            times.append(time.perf_counter() - started)
+    ratio = statistics.median(ours_times) / statistics.median(raw_times)
+    return {
+        "benchmark": "ttft",
+        "model": chat.name,
+        "raw_llama_cpp": _ms(raw_times),
+        "mindnet": _ms(ours_times),
+        "ratio": round(ratio, 3),
+        "goal_ratio": 1.2,
+        "ok": ratio <= 1.2,
+    }
+
+
+def _first_raw(llama: Any, messages: list[dict[str, str]]) -> None:
+    stream = llama.create_chat_completion(messages=messages, stream=True, max_tokens=8)
+    for chunk in stream:
+        if chunk["choices"][0].get("delta", {}).get("content"):
+            break
+
+
+def _first_ours(chat: Any, messages: list[dict[str, str]]) -> None:
+    for _ in chat.stream(messages, max_tokens=8):
+        break
+
+
+BENCHES = {"import": bench_import, "graph": bench_graph, "search": bench_search, "ttft": bench_ttft}
+
+
 def run(args: argparse.Namespace) -> int:
     if args.workdir:
         work = Path(args.workdir).expanduser()
         work.mkdir(parents=True, exist_ok=True)
-        result = (bench_import if args.which == "import" else bench_graph)(args, work)
+        result = BENCHES[args.which](args, work)
     else:
         with tempfile.TemporaryDirectory(prefix="mindnet-bench-") as tmp:
-            result = (bench_import if args.which == "import" else bench_graph)(args, Path(tmp))
+            result = BENCHES[args.which](args, Path(tmp))
     if args.json:
         _print_json(result)
     else:

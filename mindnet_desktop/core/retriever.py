@@ -13,6 +13,7 @@ sum of the contributions.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +55,7 @@ class HybridRetriever:
         kg: The knowledge graph (deleted edges are ignored).
         config: Weights from `config/retriever.yaml`.
         symmetric: Kinds read both ways.
-        titles: note id -> title, for reasons.
+        titles: note id -> title, for reasons (any mapping; looked up only when needed).
     """
 
     def __init__(
@@ -64,7 +65,7 @@ class HybridRetriever:
         kg: KnowledgeGraph,
         config: RetrieverConfig,
         symmetric: frozenset[str],
-        titles: dict[str, str],
+        titles: Mapping[str, str],
     ) -> None:
         self.store, self.embedder, self.kg, self.config = store, embedder, kg, config
         self.symmetric, self.titles = symmetric, titles
@@ -112,13 +113,15 @@ class HybridRetriever:
         """
         k = k or self.config.k
         vector = self.embedder.embed([query])[0] if vector is None else vector
-        similarity = dict(self.store.query_chunks(vector, self.config.candidate_pool, where))
-        rows = self.store.chunk_rows(
-            list(similarity) + [c for c in extra or [] if c not in similarity], vectors=True
+        nearest = self.store.nearest_chunks(vector, self.config.candidate_pool, where)
+        similarity = {cid: sim for cid, sim, _ in nearest}
+        rows: dict[str, tuple[str, dict[str, Any], Any]] = {cid: row for cid, _, row in nearest}
+        more = self.store.chunk_rows(
+            [c for c in dict.fromkeys(extra or []) if c not in rows], vectors=True
         )
-        for cid, (_, _, vec) in rows.items():
-            if cid not in similarity and vec is not None:
-                similarity[cid] = float(vec @ vector)
+        for cid, row in more.items():
+            similarity[cid] = float(row[2] @ vector)
+            rows[cid] = row
         if not rows:
             return []
         note_of = {cid: meta["note_id"] for cid, (_, meta, _) in rows.items()}

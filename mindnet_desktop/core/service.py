@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,22 @@ from mindnet_desktop.core.retriever_config import RetrieverConfig, load_retrieve
 from mindnet_desktop.core.search import Searcher
 from mindnet_desktop.core.store import ChromaStore, NoteRecord
 from mindnet_desktop.core.vocabulary import Vocabulary
+
+
+class _Titles(Mapping[str, str]):
+    """note id -> title, read from the records on demand (no copy per query)."""
+
+    def __init__(self, records: dict[str, NoteRecord]) -> None:
+        self._records = records
+
+    def __getitem__(self, note_id: str) -> str:
+        return self._records[note_id].note.title
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
 
 
 class NoteNotFoundError(LookupError):
@@ -125,14 +141,13 @@ class Mindnet:
     def retriever(self) -> HybridRetriever:
         if self._retriever_config is None:
             self._retriever_config = load_retriever_config(self.config_lookup)
-        titles = {nid: r.note.title for nid, r in self.records.items()}
         return HybridRetriever(
             self.store,
             self.embedder,
             self.graph,
             self._retriever_config,
             self.vocabulary.symmetric,
-            titles,
+            _Titles(self.records),
         )
 
     @property

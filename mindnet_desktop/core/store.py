@@ -282,12 +282,27 @@ class ChromaStore:
         self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None
     ) -> list[tuple[str, float]]:
         """(chunk_id, cosine similarity) of the k nearest chunks (optionally filtered)."""
-        if self._chunks.count() == 0:
-            return []
+        return [(cid, sim) for cid, sim, _ in self.nearest_chunks(vector, k, where)]
+
+    def nearest_chunks(
+        self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None
+    ) -> list[tuple[str, float, tuple[str, dict[str, Any], None]]]:
+        """(chunk_id, cosine similarity, (text, metadata, None)) of the k nearest chunks, in
+        one round trip."""
         got = self._chunks.query(
-            query_embeddings=[vector], n_results=k, where=where, include=["distances"]
+            query_embeddings=[vector],
+            n_results=k,
+            where=where,
+            include=["distances", "documents", "metadatas"],
         )
-        return [(cid, 1.0 - float(d)) for cid, d in zip(got["ids"][0], got["distances"][0])]
+        if not got["ids"] or not got["ids"][0]:
+            return []
+        return [
+            (cid, 1.0 - float(d), (doc, meta, None))
+            for cid, d, doc, meta in zip(
+                got["ids"][0], got["distances"][0], got["documents"][0], got["metadatas"][0]
+            )
+        ]
 
     def chunk_rows(
         self, ids: list[str], vectors: bool = False
