@@ -134,7 +134,8 @@ def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     embedder = make_embedder(args.embedder)
     with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
         drive(mn.import_vault(), _bar(args))
-        hybrid_search(mn, "warm up", log=False)  # builds graph, vocabulary, name index once
+        for question in QUESTIONS:  # steady state: graph, vocabulary, name and note indexes
+            hybrid_search(mn, question, log=False)
         collection = mn.store._chunks
         raw_times, hybrid_times = [], []
         for i in range(max(args.repeat // 4, 10)):

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 INJECTED_PER_QUERY = 3
 MIN_NAME_LENGTH = 4
 MAX_NAME_WORDS = 8
+NEIGHBOUR_CHUNKS = 2  # of each neighbour of a named note
+MAX_EXTRA_CHUNKS = 60
 
 
 @dataclass
@@ -94,16 +96,22 @@ def hybrid_search(
     extra: list[str] = []
     if root is None and not types:
         for note_id in named_notes(mn, query):
+            extra.extend(mn.graph.chunks_of(note_id))
             for node, hops, _ in mn.queries.traverse(note_id, 1, "both"):
-                if hops <= 1:
-                    extra.extend(mn.graph.chunks_of(node))
+                if hops == 1:
+                    extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
+        extra = extra[:MAX_EXTRA_CHUNKS]
     hits = retriever.rank(query, k, where, vector, extra, language)
     inject = mn.decision_engine.strategies[routing.intent].inject_types
     if inject and root is None:
         present = {h.note_id for h in hits}
-        extra_hits = retriever.rank(
-            query, INJECTED_PER_QUERY * 3, {"type": {"$in": list(inject)}}, vector, None, language
-        )
+        chosen = mn.top_notes(vector, set(inject), INJECTED_PER_QUERY, present)
+        chunks = [c for note in chosen for c in mn.graph.chunks_of(note)]
+        extra_hits = [
+            h
+            for h in retriever.rank(query, len(chunks) + 1, None, vector, chunks, language, pool=1)
+            if h.note_id in chosen
+        ]
         added = 0
         for hit in extra_hits:
             if hit.note_id in present or added == INJECTED_PER_QUERY:

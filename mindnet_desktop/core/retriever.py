@@ -100,6 +100,7 @@ class HybridRetriever:
         vector: np.ndarray | None = None,
         extra: list[str] | None = None,
         language: str = "en",
+        pool: int | None = None,
     ) -> list[ScoredHit]:
         """The top k chunks for `query` with breakdown and reasons.
 
@@ -110,10 +111,11 @@ class HybridRetriever:
             vector: The query vector when already embedded.
             extra: Chunk ids that join the candidates (e.g. a named note's neighbourhood).
             language: `de` or `en` for the reasons.
+            pool: Semantic candidates (default: `candidate_pool` of the config).
         """
         k = k or self.config.k
         vector = self.embedder.embed([query])[0] if vector is None else vector
-        nearest = self.store.nearest_chunks(vector, self.config.candidate_pool, where)
+        nearest = self.store.nearest_chunks(vector, pool or self.config.candidate_pool, where)
         similarity = {cid: sim for cid, sim, _ in nearest}
         rows: dict[str, tuple[str, dict[str, Any], Any]] = {cid: row for cid, _, row in nearest}
         more = self.store.chunk_rows(
@@ -148,8 +150,8 @@ class HybridRetriever:
         max_in = max(incoming.values(), default=0.0)
         max_degree = max((len(n) for n in neighbours.values()), default=0)
 
-        hits = []
-        for cid, (doc, meta, _) in rows.items():
+        scored = []
+        for cid, (_, meta, _) in rows.items():
             note = note_of[cid]
             own = relevance[note]
             raws = {
@@ -166,9 +168,14 @@ class HybridRetriever:
                 breakdown.append(
                     {"term": term, "raw": raw, "weight": weight, "contribution": raw * weight}
                 )
+            scored.append((sum(t["contribution"] for t in breakdown), cid, raws, breakdown))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        hits = []
+        for score, cid, raws, breakdown in scored[:k]:  # only the returned hits are explained
+            doc, meta, _ = rows[cid]
+            note = note_of[cid]
             hit = ScoredHit(**vars(make_hit(cid, doc, meta, 0.0)))
-            hit.score = sum(t["contribution"] for t in breakdown)
-            hit.score_breakdown = breakdown
+            hit.score, hit.score_breakdown = score, breakdown
             hit.reasons = self.reasons(
                 hit,
                 raws,
@@ -179,8 +186,7 @@ class HybridRetriever:
                 language,
             )
             hits.append(hit)
-        hits.sort(key=lambda h: (-h.score, h.node_id))
-        return hits[:k]
+        return hits
 
     def reasons(
         self,

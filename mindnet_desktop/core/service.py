@@ -95,6 +95,7 @@ class Mindnet:
         self._records: dict[str, NoteRecord] | None = None
         self._vocabulary: Vocabulary | None = None
         self._names: dict[str, list[str]] | None = None
+        self._note_vectors: tuple[list[str], Any] | None = None
 
     def close(self) -> None:
         if self._lock:
@@ -167,6 +168,25 @@ class Mindnet:
             self._names = names
         return self._names
 
+    def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
+        """The `n` notes of `types` most similar to `vector` (note vectors kept in memory:
+        a filtered vector query in Chroma is far slower)."""
+        if self._note_vectors is None:
+            self._note_vectors = self.store.note_vectors()
+        ids, matrix = self._note_vectors
+        if not ids:
+            return []
+        scores = matrix @ vector
+        ranked = sorted(range(len(ids)), key=lambda i: -scores[i])
+        picked = []
+        for i in ranked:
+            record = self.records.get(ids[i])
+            if record and record.note.type in types and ids[i] not in exclude:
+                picked.append(ids[i])
+                if len(picked) == n:
+                    break
+        return picked
+
     @property
     def decision_engine(self) -> DecisionEngine:
         if self._decision_engine is None:
@@ -186,6 +206,7 @@ class Mindnet:
             self._records = outcome.records
             self._vocabulary = None
             self._names = None
+            self._note_vectors = None
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)

@@ -304,6 +304,14 @@ class ChromaStore:
             )
         ]
 
+    def note_vectors(self) -> tuple[list[str], np.ndarray]:
+        """Every note's vector (the mean of its chunks'), for in-memory ranking of notes."""
+        got = self._notes.get(include=["embeddings"])
+        embeddings = got.get("embeddings")
+        if embeddings is None or len(got["ids"]) == 0:
+            return [], np.zeros((0, self.embedder.dim), np.float32)
+        return list(got["ids"]), np.asarray(embeddings, dtype=np.float32)
+
     def chunk_rows(
         self, ids: list[str], vectors: bool = False
     ) -> dict[str, tuple[str, dict[str, Any], np.ndarray | None]]:
