@@ -73,23 +73,25 @@ class HybridRetriever:
     def candidate_links(self, notes: set[str]) -> list[Link]:
         """Active edges from one candidate note (or its chunks) to another (projected)."""
         g = self.kg.graph
+        succ, attrs = g.succ, g.nodes  # plain mappings: the edge views are slow in a hot loop
         links = []
         for note in notes:
             for seed in (note, *self.kg.chunks_of(note)):
-                for _, target, data in g.out_edges(seed, data=True):
-                    if data.get("deleted"):
-                        continue
-                    node = g.nodes[target]
+                for target, keyed in succ[seed].items():
+                    node = attrs[target]
                     other = node.get("note_id", target) if node.get("kind") == "chunk" else target
                     if other == note or other not in notes:
                         continue
-                    weight = (
-                        float(data["confidence"])
-                        * self.config.edge_weight(data["kind"])
-                        * self.config.provenance_weights.get(data["provenance"], 1.0)
-                    )
-                    if weight > 0:
-                        links.append(Link(note, other, data["kind"], weight))
+                    for data in keyed.values():
+                        if data.get("deleted"):
+                            continue
+                        weight = (
+                            float(data["confidence"])
+                            * self.config.edge_weight(data["kind"])
+                            * self.config.provenance_weights.get(data["provenance"], 1.0)
+                        )
+                        if weight > 0:
+                            links.append(Link(note, other, data["kind"], weight))
         return links
 
     def rank(
