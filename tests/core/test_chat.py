@@ -120,3 +120,19 @@ def test_no_llm_returns_sources_only(vault, capsys, monkeypatch):
         data["answer"] == "" and data["intent"] == "DECISION" and data["intent_source"] == "keyword"
     )
     assert any(s["injected"] for s in data["sources"])
+
+
+def test_history_is_kept_newest_first_within_half_the_budget(llm):
+    history = []
+    for i in range(12):
+        history += [
+            {"role": "user", "content": f"Frage {i} " + "lang " * 20},
+            {"role": "assistant", "content": f"Antwort {i} " + "lang " * 20},
+        ]
+    messages, _ = pack_messages(llm, "System.", [], "Und jetzt?", history)
+    kept = messages[1:-1]
+    assert kept and kept == history[-len(kept) :]  # a suffix: the newest turns
+    assert len(kept) < len(history)
+    assert messages[-1] == {"role": "user", "content": "Und jetzt?"}
+    cost = sum(llm.count_tokens(m["content"]) + 8 for m in kept)
+    assert cost <= llm.prompt_budget // 2
