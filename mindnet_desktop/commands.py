@@ -16,7 +16,7 @@ from mindnet_desktop.core.config import ConfigError, load_types, resolve_config_
 from mindnet_desktop.core.ctxt import CtxtError
 from mindnet_desktop.core.edit import NoteEditError
 from mindnet_desktop.core.embed import EmbedderError, make_embedder
-from mindnet_desktop.core.indexer import ImportOptions
+from mindnet_desktop.core.indexer import ImportOptions, VaultUnavailableError
 from mindnet_desktop.core.lock import DataDirLockedError
 from mindnet_desktop.core.model import Edge
 from mindnet_desktop.core.models import ModelError
@@ -44,6 +44,7 @@ USER_ERRORS = (
     OverlayError,
     UnknownQueryError,
     ModelError,
+    VaultUnavailableError,
 )
 
 
@@ -92,6 +93,8 @@ def _edge_line(edge: Edge) -> str:
         edge.target_id if edge.resolved or edge.provenance == "structure" else f"?{edge.target_id}"
     )
     how = f"{edge.provenance}, {edge.rule_id}, {edge.confidence:g}"
+    if edge.deleted:
+        how += ", deleted"
     return f"{edge.source_id} -[{edge.kind}]-> {target}  ({how})"
 
 
@@ -182,6 +185,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     with _open(args) as mn:
         shown = mn.show(args.note)
     record, chunks, incoming = shown["record"], shown["chunks"], shown["incoming"]
+    own = shown["edges"]
     if args.json:
         _print_json(
             {
@@ -197,7 +201,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                     }
                     for c in chunks
                 ],
-                "edges": [e.to_dict() for e in record.edges],
+                "edges": [e.to_dict() for e in own],
                 "incoming": [e.to_dict() for e in incoming],
             }
         )
@@ -211,7 +215,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             + ("…" if len(chunk.text) > 300 else "")
         )
     print("\nEdges:")
-    for edge in record.edges:
+    for edge in own:
         print("  " + _edge_line(edge))
     print("Incoming:")
     for edge in incoming:

@@ -154,6 +154,10 @@ def add_edge(
             "edge there (does the note end inside a code block?). The note is unchanged; "
             "use --read-only-vault to keep the edge in the overlay instead."
         )
+    if path.read_bytes() != raw:  # saved in Obsidian meanwhile: never overwrite that
+        raise NoteEditError(
+            f"{record.note.path} changed on disk just now; nothing was written, retry"
+        )
     write_atomic(path, edited)
     _finish(mn.import_vault())
     made = [

@@ -26,7 +26,10 @@ def insertion_offset(text: str, note: Note, chunk: Chunk | None) -> int:
     last character, or at the end of the note."""
     if chunk is None or not note.body:
         return len(text.rstrip("\n"))
-    start = text.find(note.body)
+    from mindnet_desktop.core.parse import FRONTMATTER_BLOCK
+
+    block = FRONTMATTER_BLOCK.match(text)
+    start = text.find(note.body, block.end() if block else 0)  # never inside the frontmatter
     if start < 0:
         raise NoteEditError(f"{note.path} changed on disk since it was imported; import and retry")
     return start + len(note.body[: chunk.end].rstrip())
@@ -49,7 +52,9 @@ def insert_callout(raw: bytes, note: Note, chunk: Chunk | None, line: str) -> by
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that readers see the old or the new file, never half."""
+    """Replace `path` with `data` so that readers see the old or the new file, never half.
+    A symlinked note is written where the link points (the link stays)."""
+    path = path.resolve()
     mode = path.stat().st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

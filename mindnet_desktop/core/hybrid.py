@@ -4,6 +4,7 @@ strategy's note types (DECISION: values, principles, goals), log the query."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +41,7 @@ class SearchResult:
 
 def name_words(text: str) -> list[str]:
     """The words of a name or question, casefolded, punctuation between words dropped."""
-    return re.findall(r"\w[\w.+#/-]*", text.casefold())
+    return re.findall(r"\w[\w.+#/-]*", unicodedata.normalize("NFC", text).casefold())
 
 
 def named_notes(mn: Mindnet, question: str) -> list[str]:

@@ -36,10 +36,31 @@ def is_note_path(rel: str) -> bool:
     return not any(part.startswith(".") for part in parts) and rel.lower().endswith(NOTE_SUFFIXES)
 
 
-def scan_vault(root: Path) -> dict[str, tuple[int, int]]:
-    """Vault-relative POSIX path -> (mtime_ns, size) of every note file."""
+class VaultUnavailableError(FileNotFoundError):
+    """The vault folder is missing or cannot be read (nothing is deleted then)."""
+
+
+def scan_vault(root: Path, unreadable: list[str] | None = None) -> dict[str, tuple[int, int]]:
+    """Vault-relative POSIX path -> (mtime_ns, size) of every note file.
+
+    Args:
+        root: The vault folder.
+        unreadable: Receives the vault-relative folders that could not be listed.
+
+    Raises:
+        VaultUnavailableError: The vault itself is missing or unreadable.
+    """
+    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
+        raise VaultUnavailableError(
+            f"The vault folder {root} is missing or unreadable (unmounted?); nothing was changed."
+        )
+
+    def failed(error: OSError) -> None:
+        if unreadable is not None and error.filename:
+            unreadable.append(Path(error.filename).relative_to(root).as_posix())
+
     found: dict[str, tuple[int, int]] = {}
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in os.walk(root, onerror=failed):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         base = Path(folder).relative_to(root).as_posix()
         for name in files:
@@ -136,8 +157,13 @@ class Importer:
         if entries is None:
             records = self.store.note_records()
             entries = {r.note.path: entry_of(r) for r in records.values()}
-        files = scan_vault(self.vault)
+        unreadable: list[str] = []
+        files = scan_vault(self.vault, unreadable)
         summary.scanned = len(files)
+        for folder in unreadable:
+            summary.errors.append(
+                FileProblem(folder, f"{folder}: folder cannot be read; its notes are kept")
+            )
         pending = yield from self._read_changed(files, entries, options, cancel, summary)
 
         pending_paths = {p.note.path for p in pending.values()}
@@ -153,6 +179,7 @@ class Importer:
                 # content reappears under another path), so a rename leaves nothing stale.
                 entry.path not in files
                 and not summary.cancelled
+                and not any(entry.path.startswith(f"{f}/") or f == "." for f in unreadable)
                 and (options.sync_deletes or entry.content_hash in new_hashes)
             ):
                 vanished.append(entry.note_id)

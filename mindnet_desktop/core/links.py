@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -65,11 +66,11 @@ def extract_links(body: str) -> list[Link]:
     for line in masked.split("\n"):
         head = CALLOUT_HEAD.match(line)
         if head:
-            in_callout, rest = True, head.group(1)
+            in_callout, rest, kind = True, head.group(1), ""  # a new callout, no kind yet
         elif in_callout and CALLOUT_LINE.match(line):
             rest = CALLOUT_LINE.match(line).group(1)  # type: ignore[union-attr]
         else:
-            in_callout, rest = False, ""
+            in_callout, rest, kind = False, "", ""
         if in_callout:
             prefixed = KIND_PREFIX.match(rest)
             if prefixed:
@@ -105,7 +106,8 @@ def extract_links(body: str) -> list[Link]:
 
 
 def _norm(text: str) -> str:
-    text = text.strip().replace("\\", "/").strip("/")
+    # NFC: file names synced from macOS are often decomposed (NFD), typed links are not.
+    text = unicodedata.normalize("NFC", text).strip().replace("\\", "/").strip("/")
     for ext in NOTE_EXTENSIONS:
         if text.lower().endswith(ext):
             text = text[: -len(ext)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 
 from mindnet_desktop.core.models import ModelError, resolve_model_path
 
-RESERVED_FOR_ANSWER = 384  # tokens kept free for the answer when packing the context
+MIN_ANSWER_TOKENS = 256
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ class LlamaChat:
 
     @property
     def prompt_budget(self) -> int:
-        return self.n_ctx - RESERVED_FOR_ANSWER
+        """Tokens the prompt may use: the context minus room for a whole answer."""
+        return self.n_ctx - max(self.max_tokens, MIN_ANSWER_TOKENS)
 
     def stream(
         self,
@@ -86,14 +88,20 @@ class LlamaChat:
     ) -> Iterator[Token]:
         """Stream the answer to `messages`; stops early when `cancel` is set."""
         self.warm_up()
-        chunks = self._llama.create_chat_completion(
-            messages=messages,
-            stream=True,
-            max_tokens=max_tokens or self.max_tokens,
-            temperature=temperature,
-        )
         try:
-            for chunk in chunks:
+            chunks = self._llama.create_chat_completion(
+                messages=messages,
+                stream=True,
+                max_tokens=max_tokens or self.max_tokens,
+                temperature=temperature,
+            )
+            first = next(chunks, None)
+        except ValueError as exc:  # llama.cpp: prompt longer than the context, bad template
+            raise ModelError(f"The chat model could not take this prompt: {exc}") from exc
+        if first is None:
+            return
+        try:
+            for chunk in itertools.chain([first], chunks):
                 if cancel is not None and cancel.is_set():
                     break
                 piece = chunk["choices"][0].get("delta", {}).get("content")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -219,13 +220,17 @@ class Mindnet:
         """A note by id, vault path, title, alias or file name (case-insensitive)."""
         if ref in self.records:
             return self.records[ref]
-        wanted = ref.strip().casefold()
+
+        def fold(text: str) -> str:  # NFC: names from macOS are often decomposed
+            return unicodedata.normalize("NFC", text).strip().casefold()
+
+        wanted = fold(ref)
         for match in (
-            lambda r: r.note.path.casefold() == wanted,
-            lambda r: r.note.note_id.casefold() == wanted,
-            lambda r: r.note.title.casefold() == wanted,
-            lambda r: r.note.name.casefold() == wanted,
-            lambda r: wanted in (a.casefold() for a in r.note.aliases),
+            lambda r: fold(r.note.path) == wanted,
+            lambda r: fold(r.note.note_id) == wanted,
+            lambda r: fold(r.note.title) == wanted,
+            lambda r: fold(r.note.name) == wanted,
+            lambda r: wanted in (fold(a) for a in r.note.aliases),
         ):
             hits = sorted((r for r in self.records.values() if match(r)), key=lambda r: r.note.path)
             if hits:
@@ -245,9 +250,16 @@ class Mindnet:
         """A note with its chunks, the edges it owns and the edges pointing at it."""
         record = self.find_note(ref)
         note_id = record.note.note_id
+        edges = self.edges(include_deleted=True)  # with `deleted` set from the overlay
+        own = [e for e in edges if e.note_id == note_id]
         incoming = [
             e
-            for e in self.edges()
+            for e in edges
             if e.target_note_id == note_id and e.note_id != note_id and e.provenance != "structure"
         ]
-        return {"record": record, "chunks": self.store.chunks(note_id), "incoming": incoming}
+        return {
+            "record": record,
+            "chunks": self.store.chunks(note_id),
+            "edges": own,
+            "incoming": incoming,
+        }

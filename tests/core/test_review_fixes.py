@@ -1,0 +1,84 @@
+"""Defects found in review, each shown by a test that failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+
+import pytest
+
+from mindnet_desktop.cli import main
+from mindnet_desktop.core import edge_actions
+from mindnet_desktop.core.indexer import VaultUnavailableError
+from mindnet_desktop.core.links import extract_links
+from tests.conftest import run_import
+
+
+def test_a_vanished_vault_never_wipes_the_index(vault, open_mindnet, tmp_path):
+    mn = open_mindnet(vault)
+    notes = run_import(mn).summary.notes
+    os.rename(vault, tmp_path / "unmounted")
+    with pytest.raises(VaultUnavailableError, match="missing or unreadable"):
+        run_import(mn, sync_deletes=True)
+    assert len(mn.store.note_records()) == notes
+
+
+def test_a_callout_without_kind_does_not_inherit_the_previous_one():
+    body = "> [!edge] depends_on: [[A]]\n\ntext\n\n> [!edge]\n> [[B]]\n\n> [!edge] see [[C]]"
+    assert [(link.target, link.rule, link.kind) for link in extract_links(body)] == [
+        ("A", "callout", "depends_on"),
+        ("B", "wikilink", "references"),
+        ("C", "wikilink", "references"),
+    ]
+
+
+def test_decomposed_unicode_file_names_resolve_and_are_found(vault, open_mindnet):
+    nfd = unicodedata.normalize("NFD", "Größe Übung")
+    (vault / "Inbox" / f"{nfd}.md").write_text("# Größe\nText\n", encoding="utf-8")
+    (vault / "Inbox" / "Verweis.md").write_text("Siehe [[Größe Übung]].\n", encoding="utf-8")
+    mn = open_mindnet(vault)
+    run_import(mn)
+    edge = next(e for e in mn.records["Inbox/Verweis"].edges if e.kind == "references")
+    assert edge.target_note_id == f"Inbox/{nfd}"
+    assert mn.find_note("Größe Übung").note.note_id == f"Inbox/{nfd}"
+
+
+def test_edge_add_finds_the_body_after_frontmatter_that_repeats_it(vault, open_mindnet):
+    path = vault / "Inbox" / "Short.md"
+    path.write_text("---\ntitle: Short\n---\nShort\n", encoding="utf-8")
+    mn = open_mindnet(vault)
+    run_import(mn)
+    edge, stored = edge_actions.add_edge(mn, "Inbox/Short#1", "related_to", "Local First")
+    assert stored == "note" and edge.target_note_id == "Persönlich/Prinzipien/Local First"
+    assert path.read_text(encoding="utf-8") == (
+        "---\ntitle: Short\n---\nShort\n\n> [!edge] related_to: [[Local First]]\n"
+    )
+
+
+def test_edge_add_writes_through_a_symlinked_note(vault, open_mindnet, tmp_path):
+    real = tmp_path / "elsewhere" / "Linked.md"
+    real.parent.mkdir()
+    real.write_text("# Linked\nText\n", encoding="utf-8")
+    link = vault / "Inbox" / "Linked.md"
+    link.symlink_to(real)
+    mn = open_mindnet(vault)
+    run_import(mn)
+    edge_actions.add_edge(mn, "Inbox/Linked", "related_to", "HNSW")
+    assert link.is_symlink()
+    assert "> [!edge] related_to: [[HNSW]]" in real.read_text(encoding="utf-8")
+
+
+def test_show_marks_deleted_edges(vault, capsys, monkeypatch):
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+    assert main(["--vault", str(vault), "import", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["--vault", str(vault), "show", "Local First", "--json"]) == 0
+    edge = next(
+        e for e in json.loads(capsys.readouterr().out)["edges"] if e["kind"] == "beeinflusst_von"
+    )
+    assert main(["--vault", str(vault), "edge", "delete", edge["id"], "--json"]) == 0
+    capsys.readouterr()
+    assert main(["--vault", str(vault), "show", "Local First", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert next(e for e in shown["edges"] if e["id"] == edge["id"])["deleted"] is True
