@@ -32,7 +32,7 @@ def _kind_json(kind: EdgeKind, count: int) -> dict[str, Any]:
 
 def _edge_json(mn: Mindnet, edge_id: str) -> dict[str, Any]:
     edge = edge_actions.edge_by_id(mn, edge_id)
-    stone = mn.overlay.tombstone(edge)
+    stone = mn.overlay.tombstone(edge, edge_actions.occurrence_of(mn, edge_id))
     return {
         **edge.to_dict(),
         "deleted": stone is not None,

@@ -54,6 +54,12 @@ def edge_by_id(mn: Mindnet, edge_id: str) -> Edge:
     return Edge.from_dict({**fields, "source_id": u})
 
 
+def occurrence_of(mn: Mindnet, edge_id: str) -> int:
+    """Which copy of its link in its note an edge is (see overlay.link_key)."""
+    u, v, key = mn.graph.edge_index[edge_id]
+    return int(mn.graph.graph.edges[u, v, key].get("occurrence", 0))
+
+
 def _link_text(mn: Mindnet, target: str) -> str:
     """How the callout names the target: the file name when unique, else the path; a chunk
     target adds its first heading that leads to it (QueryError when none does)."""
@@ -182,12 +188,12 @@ def delete_edge(mn: Mindnet, edge_id: str) -> Edge:
     """Soft delete: tombstone + audit; hidden everywhere by default; no note is touched."""
     if mn._lock is None:
         raise PermissionError("Deleting edges needs a Mindnet opened for writing.")
-    edge = edge_by_id(mn, edge_id)
-    if mn.overlay.tombstone(edge) is not None:
+    edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)
+    if mn.overlay.tombstone(edge, occurrence) is not None:
         raise QueryError(
             f"edge '{edge_id}' is deleted already (`mindnet edge restore` brings it back)"
         )
-    stone = mn.overlay.delete(edge)
+    stone = mn.overlay.delete(edge, occurrence)
     mn.graph.set_deleted(edge_id, stone.deleted_at)
     return replace(edge, deleted=True)
 
@@ -196,9 +202,9 @@ def restore_edge(mn: Mindnet, edge_id: str) -> Edge:
     """Undo a soft delete."""
     if mn._lock is None:
         raise PermissionError("Restoring edges needs a Mindnet opened for writing.")
-    edge = edge_by_id(mn, edge_id)
-    if mn.overlay.tombstone(edge) is None:
+    edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)
+    if mn.overlay.tombstone(edge, occurrence) is None:
         raise QueryError(f"edge '{edge_id}' is not deleted")
-    mn.overlay.restore(edge)
+    mn.overlay.restore(edge, occurrence)
     mn.graph.set_deleted(edge_id, None)
     return replace(edge, deleted=False)

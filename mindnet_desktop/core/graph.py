@@ -9,7 +9,7 @@ from typing import Any
 import networkx as nx
 
 from mindnet_desktop.core.model import Edge, chunk_id
-from mindnet_desktop.core.overlay import EdgeOverlay
+from mindnet_desktop.core.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store import NoteRecord
 
 UNRESOLVED_PREFIX = "unresolved:"
@@ -51,14 +51,16 @@ class KnowledgeGraph:
     def chunks_of(self, note_id: str) -> list[str]:
         return list(self._chunks.get(note_id, []))
 
-    def add_edge(self, edge: Edge) -> None:
-        """Add one edge (creating an unresolved or pending target node when needed)."""
+    def add_edge(self, edge: Edge, occurrence: int = 0) -> None:
+        """Add one edge (creating an unresolved or pending target node when needed);
+        `occurrence` tells copies of one link in a note apart (see overlay.link_key)."""
         target = graph_node(edge)
         if target not in self.graph:
             kind = "unresolved" if target.startswith(UNRESOLVED_PREFIX) else "pending"
             self.graph.add_node(target, kind=kind, title=edge.target_id)
         attrs = self._attrs(edge)
-        stone = self.overlay.tombstone(edge) if self.overlay else None
+        attrs["occurrence"] = occurrence
+        stone = self.overlay.tombstone(edge, occurrence) if self.overlay else None
         if stone is not None:
             attrs.update(deleted=True, deleted_at=stone.deleted_at)
         self.graph.add_edge(edge.source_id, target, key=edge.id, **attrs)
@@ -100,8 +102,9 @@ class KnowledgeGraph:
         for seq, node in enumerate(chunks, start=1):
             self.graph.add_node(node, kind="chunk", note_id=note.note_id, seq=seq)
         self._chunks[note.note_id] = chunks
+        seen = occurrences(record.edges)
         for edge in record.edges:
-            self.add_edge(edge)
+            self.add_edge(edge, seen[edge.id])
         self._owned[note.note_id] = [self.edge_index[e.id] for e in record.edges]
 
     @staticmethod

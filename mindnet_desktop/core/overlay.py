@@ -37,12 +37,24 @@ class Tombstone:
     link_key: tuple[str, ...] | None = None
 
 
-def link_key(edge: Edge) -> tuple[str, ...] | None:
-    """The relation a link states, wherever in its note it stands: (note, kind, link, rule).
-    A deletion keyed on it survives edits that move the link to another chunk."""
+def link_key(edge: Edge, occurrence: int = 0) -> tuple[str, ...] | None:
+    """The relation a link states, wherever in its note it stands: (note, kind, link, rule,
+    which occurrence of that link in the note). A deletion keyed on it survives edits that
+    move the link to another chunk, and deleting one copy of a link leaves the others."""
     if edge.provenance not in ("explicit", "rule"):
         return None
-    return (edge.note_id, edge.kind, edge.target_ref.casefold(), edge.rule_id)
+    return (edge.note_id, edge.kind, edge.target_ref.casefold(), edge.rule_id, str(occurrence))
+
+
+def occurrences(edges: list[Edge]) -> dict[str, int]:
+    """Edge id -> how many edges of the same link came before it in its note's edges."""
+    seen: dict[tuple[str, ...], int] = {}
+    result = {}
+    for edge in edges:
+        key = (edge.note_id, edge.kind, edge.target_ref.casefold(), edge.rule_id)
+        result[edge.id] = seen.get(key, 0)
+        seen[key] = result[edge.id] + 1
+    return result
 
 
 class EdgeOverlay:
@@ -112,26 +124,28 @@ class EdgeOverlay:
         if stone.link_key:
             self._by_link[stone.link_key] = stone
 
-    def tombstone(self, edge: Edge) -> Tombstone | None:
-        """The tombstone deleting `edge` (by id, dedup key or link key), if any."""
+    def tombstone(self, edge: Edge, occurrence: int = 0) -> Tombstone | None:
+        """The tombstone deleting `edge`, if any: links by their link key, other edges
+        (structure, user) by id or dedup key."""
         if not self.tombstones:
             return None
-        key = link_key(edge)
-        return (
-            self.tombstones.get(edge.id)
-            or self._by_key.get(tuple(edge.dedup_key))
-            or (self._by_link.get(key) if key else None)
-        )
+        key = link_key(edge, occurrence)
+        if key is not None:
+            # A link's edge id and dedup key name its chunk; after an edit another copy of
+            # the link can sit in that chunk, so only the link key identifies it.
+            return self._by_link.get(key)
+        return self.tombstones.get(edge.id) or self._by_key.get(tuple(edge.dedup_key))
 
-    def delete(self, edge: Edge) -> Tombstone:
-        self._index(Tombstone(edge.id, tuple(edge.dedup_key), now_iso(), link_key(edge)))
+    def delete(self, edge: Edge, occurrence: int = 0) -> Tombstone:
+        key = link_key(edge, occurrence)
+        self._index(Tombstone(edge.id, tuple(edge.dedup_key), now_iso(), key))
         stone = self.tombstones[edge.id]
         self._save()
         self.audit("delete", edge)
         return stone
 
-    def restore(self, edge: Edge) -> None:
-        stone = self.tombstone(edge)
+    def restore(self, edge: Edge, occurrence: int = 0) -> None:
+        stone = self.tombstone(edge, occurrence)
         if stone is not None:
             self.tombstones.pop(stone.edge_id, None)
             self._by_key.pop(stone.dedup_key, None)

@@ -16,7 +16,7 @@ from mindnet_desktop.core.intent import DecisionEngine, load_decision_engine
 from mindnet_desktop.core.lock import WriterLock
 from mindnet_desktop.core.manifest import Manifest
 from mindnet_desktop.core.model import Edge, IndexProgress
-from mindnet_desktop.core.overlay import EdgeOverlay
+from mindnet_desktop.core.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.paths import resolve_data_dir
 from mindnet_desktop.core.queries import GraphQueries
 from mindnet_desktop.core.querylog import QueryLog
@@ -243,7 +243,14 @@ class Mindnet:
         edges += list(self.overlay.user_edges.values())
         if not self.overlay.tombstones:
             return edges
-        marked = [replace(e, deleted=True) if self.overlay.tombstone(e) else e for e in edges]
+        marked = []
+        for record in self.records.values():
+            seen = occurrences(record.edges)
+            for e in record.edges:
+                stone = self.overlay.tombstone(e, seen[e.id])
+                marked.append(replace(e, deleted=True) if stone else e)
+        for e in self.overlay.user_edges.values():
+            marked.append(replace(e, deleted=True) if self.overlay.tombstone(e) else e)
         return [e for e in marked if include_deleted or not e.deleted]
 
     def show(self, ref: str) -> dict[str, Any]:

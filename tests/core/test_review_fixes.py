@@ -82,3 +82,30 @@ def test_show_marks_deleted_edges(vault, capsys, monkeypatch):
     assert main(["--vault", str(vault), "show", "Local First", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert next(e for e in shown["edges"] if e["id"] == edge["id"])["deleted"] is True
+
+
+def test_deleting_one_copy_of_a_link_leaves_the_other(vault, open_mindnet):
+    filler = "Ein längerer Absatz über lokale Software und Datenschutz. " * 8
+    text = f"# Zwei\n\n## Eins\n{filler}[[Local First]]\n\n## Zwei\n{filler}[[Local First]]\n"
+    path = vault / "Inbox" / "Zweimal.md"
+    path.write_text(text, encoding="utf-8")
+    mn = open_mindnet(vault)
+    run_import(mn)
+
+    def copies(include_deleted=False):
+        return [
+            e
+            for e in mn.edges(include_deleted)
+            if e.note_id == "Inbox/Zweimal" and e.rule_id == "explicit:wikilink"
+        ]
+
+    first, second = sorted(copies(), key=lambda e: e.source_id)
+    assert first.source_id != second.source_id
+    edge_actions.delete_edge(mn, first.id)
+    assert [e.id for e in copies()] == [second.id]
+    path.write_text(text.replace("## Eins\n", "## Eins\n" + filler + "\n\n"), encoding="utf-8")
+    run_import(mn)  # both copies move to later chunks: the deleted one stays deleted
+    assert len(copies()) == 1 and len(copies(include_deleted=True)) == 2
+    deleted = next(e for e in copies(include_deleted=True) if e.deleted)
+    edge_actions.restore_edge(mn, deleted.id)
+    assert len(copies()) == 2
