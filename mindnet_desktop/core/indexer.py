@@ -22,7 +22,14 @@ from mindnet_desktop.core.edges import derive_edges, reresolve
 from mindnet_desktop.core.embed import Embedder
 from mindnet_desktop.core.links import NoteKey, Resolver
 from mindnet_desktop.core.manifest import Manifest, ManifestEntry, entry_of, type_fingerprint
-from mindnet_desktop.core.model import Chunk, FileProblem, ImportSummary, IndexProgress, Note
+from mindnet_desktop.core.model import (
+    Chunk,
+    Edge,
+    FileProblem,
+    ImportSummary,
+    IndexProgress,
+    Note,
+)
 from mindnet_desktop.core.parse import default_note_id, parse_markdown
 from mindnet_desktop.core.store import NoteRecord, Store
 
@@ -225,7 +232,9 @@ class Importer:
                     continue
                 edges = [reresolve(edge, resolver) for edge in record.edges]
                 if any(new is not old for new, old in zip(edges, record.edges)):
-                    record.edges = edges
+                    # Derive again from the file when it is unchanged, so that links which
+                    # now meet at one target are deduplicated exactly as a fresh import would.
+                    record.edges = self._rederive(record, resolver) or edges
                     relinked.append(record)
             self.store.update_edges(relinked)
             outcome.relinked = relinked
@@ -301,6 +310,17 @@ class Importer:
             claimed[note.note_id] = rel
             pending[note.note_id] = _Pending(note, chunks, stat)
         return pending
+
+    def _rederive(self, record: NoteRecord, resolver: Resolver) -> list[Edge] | None:
+        """The note's edges derived anew from its file, or None if the file changed."""
+        try:
+            raw = (self.vault / record.note.path).read_bytes()
+            if hashlib.sha256(raw).hexdigest() != record.note.content_hash:
+                return None
+            note, chunks = self.load(record.note.path, raw, record.note.content_hash)
+        except (OSError, CtxtError, UnicodeDecodeError):
+            return None
+        return derive_edges(note, chunks, self.registry, resolver)
 
     def _fingerprint(self, type_name: str) -> str:
         if type_name not in self._fingerprints:

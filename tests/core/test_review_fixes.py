@@ -109,3 +109,27 @@ def test_deleting_one_copy_of_a_link_leaves_the_other(vault, open_mindnet):
     deleted = next(e for e in copies(include_deleted=True) if e.deleted)
     edge_actions.restore_edge(mn, deleted.id)
     assert len(copies()) == 2
+
+
+def test_links_that_resolve_later_dedupe_like_a_fresh_import(vault, open_mindnet):
+    (vault / "Inbox" / "Zwei Namen.md").write_text(
+        "Siehe [[Zed]] und [[Zeta Alias]].\n", encoding="utf-8"
+    )
+    mn = open_mindnet(vault)
+    run_import(mn)
+    (vault / "Wissen" / "Zed.md").write_text(
+        "---\naliases: [Zeta Alias]\n---\nZed\n", encoding="utf-8"
+    )
+    run_import(mn)
+
+    def refs():
+        return sorted(
+            (e.source_id, e.target_id, e.kind, e.rule_id)
+            for e in mn.store.note_records()["Inbox/Zwei Namen"].edges
+            if e.provenance == "explicit"
+        )
+
+    late = refs()
+    assert late == [("Inbox/Zwei Namen#1", "Wissen/Zed", "references", "explicit:wikilink")]
+    run_import(mn, force=True)
+    assert refs() == late
