@@ -107,6 +107,7 @@ class ImportOutcome:
     deleted: list[str] = field(default_factory=list)
     relinked: list[NoteRecord] = field(default_factory=list)
     records: dict[str, NoteRecord] | None = None  # None: nothing changed, nothing loaded
+    renamed: dict[str, str] = field(default_factory=dict)  # old note id -> new note id
 
 
 @dataclass
@@ -190,6 +191,13 @@ class Importer:
                 and (options.sync_deletes or entry.content_hash in new_hashes)
             ):
                 vanished.append(entry.note_id)
+                moved = [
+                    p.note.note_id
+                    for p in pending.values()
+                    if p.note.content_hash == entry.content_hash
+                ]
+                if len(moved) == 1:
+                    outcome.renamed[entry.note_id] = moved[0]
 
         if not pending and not replaced and not vanished:
             # Nothing to write: the manifest alone answers (the common case while watching).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -153,6 +153,46 @@ class EdgeOverlay:
                 self._by_link.pop(stone.link_key, None)
         self._save()
         self.audit("restore", edge)
+
+    def rename_note(self, old: str, new: str) -> None:
+        """Carry deletions and the user's edges over to a note's new id after a rename."""
+
+        def node(node_id: str) -> str:
+            head, sep, tail = node_id.rpartition("#")
+            if node_id == old:
+                return new
+            return f"{new}#{tail}" if sep and head == old and tail.isdigit() else node_id
+
+        changed = False
+        for stone in list(self.tombstones.values()):
+            link = stone.link_key
+            if (link and link[0] == old) or any(node(part) != part for part in stone.dedup_key):
+                self.tombstones.pop(stone.edge_id)
+                self._by_key.pop(stone.dedup_key, None)
+                if link:
+                    self._by_link.pop(link, None)
+                new_link = (new, *link[1:]) if link and link[0] == old else link
+                self._index(
+                    replace(
+                        stone, dedup_key=tuple(node(p) for p in stone.dedup_key), link_key=new_link
+                    )
+                )
+                changed = True
+        for edge_id, edge in list(self.user_edges.items()):
+            moved = replace(
+                edge,
+                source_id=node(edge.source_id),
+                target_id=node(edge.target_id),
+                note_id=node(edge.note_id),
+                target_note_id=node(edge.target_note_id) if edge.target_note_id else None,
+                target_ref=node(edge.target_ref),
+            )
+            if moved != edge:
+                del self.user_edges[edge_id]
+                self.user_edges[moved.id] = moved
+                changed = True
+        if changed:
+            self._save()
 
     def add_user_edge(self, edge: Edge) -> None:
         self.user_edges[edge.id] = edge

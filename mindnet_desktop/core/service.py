@@ -203,6 +203,8 @@ class Mindnet:
         manifest = Manifest(self.data_dir / "manifest.json")
         importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest)
         outcome = yield from importer.run(options, cancel)
+        for old, new in outcome.renamed.items():
+            self.overlay.rename_note(old, new)
         if outcome.records is not None:
             self._records = outcome.records
             self._vocabulary = None

@@ -133,3 +133,28 @@ def test_links_that_resolve_later_dedupe_like_a_fresh_import(vault, open_mindnet
     assert late == [("Inbox/Zwei Namen#1", "Wissen/Zed", "references", "explicit:wikilink")]
     run_import(mn, force=True)
     assert refs() == late
+
+
+def test_a_rename_keeps_deletions_and_the_users_edges(vault, open_mindnet):
+    mn = open_mindnet(vault, read_only_vault=True)
+    run_import(mn)
+    alpha = "Projekte/KI-Projekt Alpha"
+    inline = next(e for e in mn.records[alpha].edges if e.rule_id == "inline:rel")
+    edge_actions.delete_edge(mn, inline.id)
+    mine, stored = edge_actions.add_edge(mn, alpha, "causes", "HNSW")
+    assert stored == "overlay"
+    os.rename(vault / "Projekte" / "KI-Projekt Alpha.md", vault / "Projekte" / "Alpha.md")
+    run_import(mn)
+    assert "Projekte/Alpha" in mn.records and alpha not in mn.records
+    moved = [e for e in mn.edges(include_deleted=True) if e.note_id == "Projekte/Alpha"]
+    inline_now = next(e for e in moved if e.rule_id == "inline:rel")
+    assert inline_now.deleted
+    user = [e for e in moved if e.provenance == "user"]
+    assert [(u.source_id, u.kind, u.target_note_id) for u in user] == [
+        ("Projekte/Alpha", "causes", "Glossar/HNSW")
+    ]
+    causes = mn.queries.neighbors("Projekte/Alpha", "out", {"causes"})
+    assert [item.node["id"] for item in causes.items] == ["Glossar/HNSW"]
+    depends = mn.queries.neighbors("Projekte/Alpha", "out", {"depends_on"})
+    assert "Wissen/Qdrant Vektordatenbank" not in [item.node["id"] for item in depends.items]
+    assert mine.id not in {e.id for e in mn.edges()}
