@@ -225,6 +225,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_edges(args: argparse.Namespace) -> int:
     with _open(args) as mn:
+        pairs = mn.edges_with_tombstones()
+        deleted_at = {e.id: stone.deleted_at for e, stone in pairs if stone}
         edges = mn.edges(include_deleted=args.include_deleted)
         if args.note:
             owner = mn.find_note(args.note).note.note_id
@@ -238,7 +240,8 @@ def cmd_edges(args: argparse.Namespace) -> int:
         edges = [e for e in edges if not e.resolved and e.provenance != "structure"]
     edges.sort(key=lambda e: (e.note_id, e.source_id, e.kind, e.target_id, e.rule_id))
     if args.json:
-        _print_json({"count": len(edges), "edges": [e.to_dict() for e in edges]})
+        rows = [{**e.to_dict(), "deleted_at": deleted_at.get(e.id)} for e in edges]
+        _print_json({"count": len(edges), "edges": rows})
         return 0
     for edge in edges:
         print(_edge_line(edge))

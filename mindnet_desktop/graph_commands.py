@@ -96,6 +96,7 @@ def cmd_neighbors(args: argparse.Namespace, mn: Mindnet) -> int:
         _print_json(
             {
                 "node": queries.node_info(node),
+                "count": len(page.items),
                 "total": page.total,
                 "next_cursor": page.next_cursor,
                 "items": [{"node": item.node, "edges": item.edges} for item in page.items],
@@ -145,7 +146,8 @@ def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
     root = edge_actions.resolve_node(mn, args.root) if args.root else None
     result = hybrid_search(mn, args.query, args.k, args.type, root, args.depth, args.lang)
     if args.json:
-        _print_json({**result.to_dict(), "root": root, "count": len(result.hits)})
+        info = mn.queries.node_info(root) if root else None
+        _print_json({**result.to_dict(), "root": info, "count": len(result.hits)})
         return 0
     routing = result.routing
     print(f"query {result.query_id}  intent {routing.intent} ({routing.source})")
@@ -220,7 +222,8 @@ def cmd_log(args: argparse.Namespace, mn: Mindnet) -> int:
 def cmd_rag(args: argparse.Namespace, mn: Mindnet) -> int:
     root = edge_actions.resolve_node(mn, args.root)
     hits = mn.searcher.rag(root, args.query, args.depth, args.k)
-    return _print_hits(args, {"root": root, "query": args.query, "depth": args.depth}, hits)
+    head = {"root": mn.queries.node_info(root), "query": args.query, "depth": args.depth}
+    return _print_hits(args, head, hits)
 
 
 def _print_hits(args: argparse.Namespace, head: dict[str, Any], hits: list[Any]) -> int:
@@ -242,7 +245,7 @@ def cmd_audit(args: argparse.Namespace, mn: Mindnet) -> int:
         return 0
     for e in events:
         edge = f"{e['source_id']} -[{e['kind']}]-> {e['target_id']}"
-        print(f"{e['ts']}  {e['event']:<7} {e['edge_id']}  {edge}")
+        print(f"{e['time']}  {e['event']:<7} {e['edge_id']}  {edge}")
     return 0
 
 

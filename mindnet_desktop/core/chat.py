@@ -58,7 +58,7 @@ class AskResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "query_id": self.query_id,
-            "question": self.question,
+            "query": self.question,
             "intent": self.routing.intent,
             "intent_source": self.routing.source,
             "answer": self.answer,

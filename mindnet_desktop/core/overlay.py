@@ -202,7 +202,7 @@ class EdgeOverlay:
     def audit(self, event: str, edge: Edge, **extra: Any) -> None:
         """Append one event (`create`, `delete`, `restore`) to the audit log."""
         entry = {
-            "ts": now_iso(),
+            "time": now_iso(),
             "event": event,
             "edge_id": edge.id,
             "kind": edge.kind,

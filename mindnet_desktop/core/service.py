@@ -16,7 +16,7 @@ from mindnet_desktop.core.intent import DecisionEngine, load_decision_engine
 from mindnet_desktop.core.lock import WriterLock
 from mindnet_desktop.core.manifest import Manifest
 from mindnet_desktop.core.model import Edge, IndexProgress
-from mindnet_desktop.core.overlay import EdgeOverlay, occurrences
+from mindnet_desktop.core.overlay import EdgeOverlay, Tombstone, occurrences
 from mindnet_desktop.core.paths import resolve_data_dir
 from mindnet_desktop.core.queries import GraphQueries
 from mindnet_desktop.core.querylog import QueryLog
@@ -241,19 +241,20 @@ class Mindnet:
 
     def edges(self, include_deleted: bool = False) -> list[Edge]:
         """Every edge (the notes' and the user's), with `deleted` set from the overlay."""
-        edges = [e for r in self.records.values() for e in r.edges]
-        edges += list(self.overlay.user_edges.values())
-        if not self.overlay.tombstones:
-            return edges
-        marked = []
+        return [
+            replace(e, deleted=True) if stone else e
+            for e, stone in self.edges_with_tombstones()
+            if include_deleted or stone is None
+        ]
+
+    def edges_with_tombstones(self) -> list[tuple[Edge, Tombstone | None]]:
+        """Every edge with the tombstone that deletes it (None while active)."""
+        pairs: list[tuple[Edge, Tombstone | None]] = []
         for record in self.records.values():
-            seen = occurrences(record.edges)
-            for e in record.edges:
-                stone = self.overlay.tombstone(e, seen[e.id])
-                marked.append(replace(e, deleted=True) if stone else e)
-        for e in self.overlay.user_edges.values():
-            marked.append(replace(e, deleted=True) if self.overlay.tombstone(e) else e)
-        return [e for e in marked if include_deleted or not e.deleted]
+            seen = occurrences(record.edges) if self.overlay.tombstones else {}
+            pairs += [(e, self.overlay.tombstone(e, seen.get(e.id, 0))) for e in record.edges]
+        pairs += [(e, self.overlay.tombstone(e)) for e in self.overlay.user_edges.values()]
+        return pairs
 
     def show(self, ref: str) -> dict[str, Any]:
         """A note with its chunks, the edges it owns and the edges pointing at it."""

@@ -81,7 +81,7 @@ def test_edges_json_has_every_field_and_the_seed_example(vault, capsys):
     run_json(capsys, "--vault", str(vault), "import")
     data = run_json(capsys, "--vault", str(vault), "edges", "--note", "KI-Projekt Alpha")
     assert data["count"] == len(data["edges"]) > 0
-    assert all(set(e) == EDGE_FIELDS for e in data["edges"])
+    assert all(set(e) == EDGE_FIELDS | {"deleted_at"} for e in data["edges"])
     seen = {
         (e["kind"], e["target_note_id"], e["rule_id"], e["provenance"], e["confidence"])
         for e in data["edges"]

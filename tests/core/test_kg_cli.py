@@ -119,7 +119,7 @@ def test_delete_restore_and_the_audit_log(mindnet, vault):
         ("delete", eid),
         ("restore", eid),
     ]
-    assert all(e["ts"] for e in audit["events"])
+    assert all(e["time"] for e in audit["events"])
     assert {p: p.read_bytes() for p in vault.rglob("*.md")} == before
 
 
@@ -147,13 +147,13 @@ def test_traverse_and_rag_json(mindnet):
     assert {n["depth"] for n in two["nodes"]} == {0, 1, 2}
     assert all(len(n["path"]) == n["depth"] for n in two["nodes"])
     rag = mindnet("rag", "LJ500", "Toner Kassette", "--depth", "1", "--k", "2")
-    assert (rag["root"], rag["depth"], rag["count"]) == (LASERJET, 1, 2)
+    assert (rag["root"]["id"], rag["depth"], rag["count"]) == (LASERJET, 1, 2)
     allowed = {"Support/Toner wechseln", "Support/Papierstau beheben", f"{LASERJET} Handbuch"}
     for hit in rag["hits"]:
         assert hit["note_id"] in allowed
         assert hit["via"][0]["from"].startswith(f"{LASERJET}#")
     found = mindnet("search", "Toner Kassette", "--root", "LJ500", "--depth", "1", "--k", "50")
-    assert found["root"] == LASERJET and {h["note_id"] for h in found["hits"]} == allowed
+    assert found["root"]["id"] == LASERJET and {h["note_id"] for h in found["hits"]} == allowed
     assert all("via" not in h for h in found["hits"])
 
 

@@ -222,7 +222,7 @@ def test_audit_log_records_create_delete_restore(mn):
         ("restore", created.id),
     ]
     assert log[0]["stored"] == "note" and log[0]["path"] == "Persönlich/Prinzipien/Local First.md"
-    stamps = [datetime.fromisoformat(e["ts"]) for e in log]
+    stamps = [datetime.fromisoformat(e["time"]) for e in log]
     assert all(s.tzinfo is not None for s in stamps) and stamps == sorted(stamps)
     assert all(e["kind"] == "causes" and e["note_id"] == LOCAL_FIRST for e in log)
 
