@@ -110,7 +110,7 @@ def hybrid_search(
         chunks = [c for note in chosen for c in mn.graph.chunks_of(note)]
         extra_hits = [
             h
-            for h in retriever.rank(query, len(chunks) + 1, None, vector, chunks, language, pool=1)
+            for h in retriever.rank(query, len(chunks), None, vector, chunks, language, pool=0)
             if h.note_id in chosen
         ]
         added = 0

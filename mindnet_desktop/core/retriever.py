@@ -113,11 +113,13 @@ class HybridRetriever:
             vector: The query vector when already embedded.
             extra: Chunk ids that join the candidates (e.g. a named note's neighbourhood).
             language: `de` or `en` for the reasons.
-            pool: Semantic candidates (default: `candidate_pool` of the config).
+            pool: Semantic candidates (default: `candidate_pool` of the config; 0: rank only
+                the `extra` chunks).
         """
         k = k or self.config.k
         vector = self.embedder.embed([query])[0] if vector is None else vector
-        nearest = self.store.nearest_chunks(vector, pool or self.config.candidate_pool, where)
+        pool = self.config.candidate_pool if pool is None else pool
+        nearest = self.store.nearest_chunks(vector, pool, where) if pool > 0 else []
         similarity = {cid: sim for cid, sim, _ in nearest}
         rows: dict[str, tuple[str, dict[str, Any], Any]] = {cid: row for cid, _, row in nearest}
         more = self.store.chunk_rows(
