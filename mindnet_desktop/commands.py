@@ -25,7 +25,7 @@ from mindnet_desktop.core.paths import resolve_data_dir, resolve_vault
 from mindnet_desktop.core.queries import QueryError
 from mindnet_desktop.core.querylog import UnknownQueryError
 from mindnet_desktop.core.service import Mindnet, NoteNotFoundError
-from mindnet_desktop.core.store import NoteRecord, StoreError
+from mindnet_desktop.core.store import NoteRecord, StoreError, note_fields
 from mindnet_desktop.core.vocabulary import UnknownKindError
 
 USER_ERRORS = (
@@ -67,25 +67,7 @@ def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
 
 
 def note_json(record: NoteRecord) -> dict[str, Any]:
-    note = record.note
-    return {
-        "note_id": note.note_id,
-        "path": note.path,
-        "title": note.title,
-        "type": note.type,
-        "status": note.status,
-        "tags": list(note.tags),
-        "aliases": list(note.aliases),
-        "format": note.format,
-        "content_hash": note.content_hash,
-        "retriever_weight": record.retriever_weight,
-        "chunk_profile": record.chunk_profile,
-        "chunks": record.chunk_count,
-        "edges": len(record.edges),
-        "warnings": list(note.warnings),
-        "source_meta": note.source_meta,
-        "indexed_at": record.indexed_at,
-    }
+    return {**note_fields(record), "chunks": record.chunk_count, "edges": len(record.edges)}
 
 
 def _edge_line(edge: Edge) -> str:

@@ -58,7 +58,8 @@ class Store(Protocol):
     def counts(self) -> dict[str, int]: ...
 
 
-def _note_metadata(record: NoteRecord) -> dict[str, Any]:
+def note_fields(record: NoteRecord) -> dict[str, Any]:
+    """A stored note's fields as plain values (the CLI's note schema builds on them)."""
     note = record.note
     return {
         "note_id": note.note_id,
@@ -68,19 +69,30 @@ def _note_metadata(record: NoteRecord) -> dict[str, Any]:
         "status": note.status,
         "format": note.format,
         "content_hash": note.content_hash,
-        "tags": json.dumps(list(note.tags), ensure_ascii=False),
-        "aliases": json.dumps(list(note.aliases), ensure_ascii=False),
-        "warnings": json.dumps(list(note.warnings), ensure_ascii=False),
-        "source_meta": json.dumps(note.source_meta, ensure_ascii=False),
+        "tags": list(note.tags),
+        "aliases": list(note.aliases),
+        "warnings": list(note.warnings),
+        "source_meta": note.source_meta,
+        "retriever_weight": record.retriever_weight,
+        "chunk_profile": record.chunk_profile,
+        "indexed_at": record.indexed_at,
+    }
+
+
+def _note_metadata(record: NoteRecord) -> dict[str, Any]:
+    # Chroma metadata holds scalars only: lists and mappings are stored as JSON text.
+    fields = {
+        k: json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v
+        for k, v in note_fields(record).items()
+    }
+    return {
+        **fields,
         "mtime_ns": str(record.mtime_ns),
         "size": record.size,
         "chunk_count": record.chunk_count,
-        "retriever_weight": record.retriever_weight,
-        "chunk_profile": record.chunk_profile,
         "fingerprint": record.fingerprint,
         "headings": json.dumps(record.headings, ensure_ascii=False),
         "edges": json.dumps([e.to_dict() for e in record.edges], ensure_ascii=False),
-        "indexed_at": record.indexed_at,
     }
 
 
