@@ -3,6 +3,7 @@ model's context, stream a cited answer, log it."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Generator
 from dataclasses import dataclass, field
@@ -21,6 +22,55 @@ if TYPE_CHECKING:
 
 STRATEGY_PROMPTS = ("fact", "decision", "empathy", "coding")
 MAX_HISTORY_TURNS = 6
+CITATION = re.compile(r"\[\d+\]")
+SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+WORD = re.compile(r"\w{4,}")
+MIN_SENTENCE_WORDS = 3
+MIN_OVERLAP = 0.5  # share of a sentence's words that must come from one source
+
+
+class Citer:
+    """Adds a citation to a finished sentence that cites nothing but clearly draws on one
+    source (most of its words are in it): small models often forget to cite. The stream
+    stays token by token; the citation goes into the token that ends the sentence (after
+    the full stop, or before the line break)."""
+
+    def __init__(self, sources: list[ScoredHit]) -> None:
+        self.words = [set(WORD.findall(h.text.casefold())) for h in sources]
+        self.sentence = ""
+        self.added = 0
+
+    def cite(self, sentence: str) -> str:
+        words = set(WORD.findall(sentence.casefold()))
+        if CITATION.search(sentence) or len(words) < MIN_SENTENCE_WORDS or not self.words:
+            return ""
+        overlap = [len(words & source) / len(words) for source in self.words]
+        best = max(range(len(overlap)), key=lambda i: overlap[i])
+        if overlap[best] < MIN_OVERLAP:
+            return ""
+        self.added += 1
+        return f" [{best + 1}]"
+
+    def feed(self, text: str) -> str:
+        """`text` (a streamed piece of the answer), with a citation inserted if it ends a
+        sentence that needs one."""
+        combined = self.sentence + text
+        ends = list(SENTENCE_END.finditer(combined))
+        if not ends:
+            self.sentence = combined
+            return text
+        end = ends[-1]
+        done, self.sentence = combined[: end.end()], combined[end.end() :]
+        cited = self.cite(done)
+        if not cited:
+            return text
+        at = (end.start() if end.group() == "\n" else end.end()) - (len(combined) - len(text))
+        at = max(at, 0)
+        return text[:at] + cited + text[at:]
+
+    def flush(self) -> str:
+        rest, self.sentence = self.sentence, ""
+        return self.cite(rest)
 
 
 @dataclass(frozen=True)
@@ -174,9 +224,15 @@ def ask(
             messages, result.sources = pack_messages(llm, system, ordered, question, history or [])
             result.model = llm.name
             pieces = []
+            citer = Citer(result.sources)
             for token in llm.stream(messages, cancel):
-                pieces.append(token.text)
-                yield token
+                piece = citer.feed(token.text)
+                pieces.append(piece)
+                yield Token(piece)
+            cited = citer.flush()
+            if cited:
+                pieces.append(cited)
+                yield Token(cited)
             result.answer = "".join(pieces).strip()
             result.cancelled = cancel is not None and cancel.is_set()
         except ModelError as exc:

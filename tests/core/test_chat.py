@@ -136,3 +136,36 @@ def test_history_is_kept_newest_first_within_half_the_budget(llm):
     assert messages[-1] == {"role": "user", "content": "Und jetzt?"}
     cost = sum(llm.count_tokens(m["content"]) + 8 for m in kept)
     assert cost <= llm.prompt_budget // 2
+
+
+class _Source:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def test_sentences_drawn_from_one_source_get_its_citation_in_the_stream():
+    from mindnet_desktop.core.chat import Citer
+
+    citer = Citer(
+        [
+            _Source("Fach zwei ganz herausziehen und leicht anheben"),
+            _Source("Toner Kassette schütteln und wechseln"),
+        ]
+    )
+    pieces = [
+        "Zuerst",
+        " Fach",
+        " zwei ganz",
+        " herausziehen.",
+        " Dann",
+        " Toner Kassette",
+        " schütteln wechseln\n",
+        "Das Wetter bleibt heute schön sonnig.",
+        " Wie [2] gesagt.",
+    ]
+    out = "".join(citer.feed(p) for p in pieces) + citer.flush()
+    assert out == (
+        "Zuerst Fach zwei ganz herausziehen. [1] Dann Toner Kassette schütteln wechseln [2]\n"
+        "Das Wetter bleibt heute schön sonnig. Wie [2] gesagt."
+    )
+    assert citer.added == 2
