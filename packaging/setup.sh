@@ -20,7 +20,7 @@ LLAMA_VERSION=0.3.36
 
 case "$MODE" in
   run) EXTRAS="models" ;;
-  test) EXTRAS="test" ;;  # plus the small test chat model (below)
+  test) EXTRAS="test,models" ;;  # the default models run in the end-to-end tests too
   *) echo "usage: $0 run|test [args]" >&2; exit 2 ;;
 esac
 

@@ -30,6 +30,7 @@ class LlamaChat:
         n_ctx: Context size in tokens.
         threads: CPU threads (default: all cores).
         max_tokens: Longest answer.
+        temperature: Sampling temperature (0: greedy, the same answer every time).
     """
 
     def __init__(
@@ -38,9 +39,10 @@ class LlamaChat:
         n_ctx: int = 4096,
         threads: int | None = None,
         max_tokens: int = 512,
+        temperature: float = 0.2,
     ) -> None:
         self.spec = model
-        self.n_ctx, self.max_tokens = n_ctx, max_tokens
+        self.n_ctx, self.max_tokens, self.temperature = n_ctx, max_tokens, temperature
         self.threads = threads or max(1, os.cpu_count() or 1)
         self._llama: Any = None
         self._lock = threading.Lock()
@@ -84,7 +86,7 @@ class LlamaChat:
         messages: list[dict[str, str]],
         cancel: threading.Event | None = None,
         max_tokens: int | None = None,
-        temperature: float = 0.2,
+        temperature: float | None = None,
     ) -> Iterator[Token]:
         """Stream the answer to `messages`; stops early when `cancel` is set."""
         self.warm_up()
@@ -93,7 +95,7 @@ class LlamaChat:
                 messages=messages,
                 stream=True,
                 max_tokens=max_tokens or self.max_tokens,
-                temperature=temperature,
+                temperature=self.temperature if temperature is None else temperature,
             )
             first = next(chunks, None)
         except ValueError as exc:  # llama.cpp: prompt longer than the context, bad template
