@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -128,27 +129,17 @@ class GraphQueries:
             raise QueryError(f"direction must be one of {', '.join(DIRECTIONS)}, not '{direction}'")
         here = self.project(node, level)
         for seed in self._seeds(node, level):
-            for u, v, key, data in self.g.out_edges(seed, keys=True, data=True):
+            outgoing = (
+                (v, Hop(key, data["kind"], u, v, "out"), data)
+                for u, v, key, data in self.g.out_edges(seed, keys=True, data=True)
+            )
+            incoming = (
+                (u, Hop(key, data["kind"], v, u, "in"), data)
+                for u, v, key, data in self.g.in_edges(seed, keys=True, data=True)
+            )
+            for other, hop, data in itertools.chain(outgoing, incoming):
                 yield from self._match(
-                    here,
-                    v,
-                    Hop(key, data["kind"], u, v, "out"),
-                    data,
-                    direction,
-                    kinds,
-                    include_deleted,
-                    level,
-                )
-            for u, v, key, data in self.g.in_edges(seed, keys=True, data=True):
-                yield from self._match(
-                    here,
-                    u,
-                    Hop(key, data["kind"], v, u, "in"),
-                    data,
-                    direction,
-                    kinds,
-                    include_deleted,
-                    level,
+                    here, other, hop, data, direction, kinds, include_deleted, level
                 )
 
     def _match(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.core.indexer import is_note_path
+from mindnet_desktop.core.vault import is_note_path
 
 
 def relevant(vault: Path, path: str) -> bool:
