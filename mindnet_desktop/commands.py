@@ -66,8 +66,16 @@ def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
     return Mindnet(_vault(args), args.data_dir, args.config, embedder, write, read_only)
 
 
-def note_json(record: NoteRecord) -> dict[str, Any]:
-    return {**note_fields(record), "chunks": record.chunk_count, "edges": len(record.edges)}
+def note_json(record: NoteRecord, active_edges: int) -> dict[str, Any]:
+    """The `notes` / `show` note schema; `edges` counts the note's edges not soft-deleted."""
+    return {**note_fields(record), "chunks": record.chunk_count, "edges": active_edges}
+
+
+def active_edge_counts(mn: Mindnet) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for edge in mn.edges():
+        counts[edge.note_id] = counts.get(edge.note_id, 0) + 1
+    return counts
 
 
 def _edge_line(edge: Edge) -> str:
@@ -151,13 +159,15 @@ def json_line(data: Any) -> str:
 def cmd_notes(args: argparse.Namespace) -> int:
     with _open(args) as mn:
         records = sorted(mn.records.values(), key=lambda r: r.note.path)
+        active = active_edge_counts(mn)
     if args.json:
-        _print_json({"count": len(records), "notes": [note_json(r) for r in records]})
+        notes = [note_json(r, active.get(r.note.note_id, 0)) for r in records]
+        _print_json({"count": len(records), "notes": notes})
         return 0
     for r in records:
         print(
             f"{r.note.path}  [{r.note.type}]  {r.note.title}  "
-            f"({r.chunk_count} chunks, {len(r.edges)} edges)"
+            f"({r.chunk_count} chunks, {active.get(r.note.note_id, 0)} edges)"
         )
     print(f"{len(records)} notes")
     return 0
@@ -171,7 +181,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(
             {
-                "note": note_json(record),
+                "note": note_json(record, sum(1 for e in own if not e.deleted)),
                 "chunks": [
                     {
                         "chunk_id": c.chunk_id,

@@ -158,3 +158,25 @@ def test_a_rename_keeps_deletions_and_the_users_edges(vault, open_mindnet):
     depends = mn.queries.neighbors("Projekte/Alpha", "out", {"depends_on"})
     assert "Wissen/Qdrant Vektordatenbank" not in [item.node["id"] for item in depends.items]
     assert mine.id not in {e.id for e in mn.edges()}
+
+
+def test_note_edge_counts_leave_out_deleted_edges(vault, capsys, monkeypatch):
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+    assert main(["--vault", str(vault), "import", "--json"]) == 0
+    capsys.readouterr()
+
+    def count() -> int:
+        assert main(["--vault", str(vault), "notes", "--json"]) == 0
+        notes = json.loads(capsys.readouterr().out)["notes"]
+        return next(
+            n["edges"] for n in notes if n["note_id"] == "Persönlich/Prinzipien/Local First"
+        )
+
+    before = count()
+    assert main(["--vault", str(vault), "show", "Local First", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["note"]["edges"] == before == len(shown["edges"])
+    edge = next(e for e in shown["edges"] if e["kind"] == "beeinflusst_von")
+    assert main(["--vault", str(vault), "edge", "delete", edge["id"]]) == 0
+    capsys.readouterr()
+    assert count() == before - 1
