@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mindnet_desktop.core.config import ConfigError, config_file, load_yaml, mapping
-from mindnet_desktop.core.hybrid import hybrid_search
+from mindnet_desktop.core.hybrid import hybrid_search, log_ranked
 from mindnet_desktop.core.intent import Routing
 from mindnet_desktop.core.llm import LlamaChat, Token
 from mindnet_desktop.core.models import ModelError
@@ -238,25 +238,5 @@ def ask(
         except ModelError as exc:
             error = str(exc)
     result.error = error
-    mn.query_log.log_query(
-        {
-            "query_id": result.query_id,
-            "query": question,
-            "intent": routing.intent,
-            "intent_source": routing.source,
-            "model": result.model,
-            "answer": result.answer,
-            "hits": [
-                {
-                    "node_id": h.node_id,
-                    "note_id": h.note_id,
-                    "score": h.score,
-                    "citation": n,
-                    "injected": h.injected,
-                    "score_breakdown": h.score_breakdown,
-                }
-                for n, h in enumerate(result.sources, 1)
-            ],
-        }
-    )
+    log_ranked(mn, result.query_id, question, routing, result.sources, result.model, result.answer)
     return result

@@ -84,15 +84,9 @@ def hybrid_search(
     language = language or system_language()
     routing = routing or mn.decision_engine.route(query)
     retriever = mn.retriever
-    clauses: list[dict[str, Any]] = []
-    if types:
-        clauses.append({"type": {"$in": sorted({t.lower() for t in types})}})
-    if root is not None:
-        reach = sorted(mn.searcher.neighbourhood(root, depth))
-        if not reach:
-            return _finish(mn, query, routing, [], log, model)
-        clauses.append({"note_id": {"$in": reach}})
-    where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
+    where, possible = mn.searcher.candidate_filter(types, root, depth)
+    if not possible:
+        return _finish(mn, query, routing, [], log, model)
     vector = mn.embedder.embed([query])[0]
     extra: list[str] = []
     if root is None and not types:
@@ -130,23 +124,34 @@ def _finish(
 ) -> SearchResult:
     result = SearchResult(mn.query_log.new_id(), query, routing, hits)
     if log:
-        mn.query_log.log_query(
-            {
-                "query_id": result.query_id,
-                "query": query,
-                "intent": routing.intent,
-                "intent_source": routing.source,
-                "model": model,
-                "hits": [
-                    {
-                        "node_id": h.node_id,
-                        "note_id": h.note_id,
-                        "score": h.score,
-                        "injected": h.injected,
-                        "score_breakdown": h.score_breakdown,
-                    }
-                    for h in hits
-                ],
-            }
-        )
+        log_ranked(mn, result.query_id, query, routing, hits, model)
     return result
+
+
+def log_ranked(
+    mn: Mindnet,
+    query_id: str,
+    query: str,
+    routing: Routing,
+    hits: list[ScoredHit],
+    model: str | None,
+    answer: str | None = None,
+) -> None:
+    """Append a search (or, with `answer`, an ask) to the query log: the hits with their
+    breakdowns, for an ask also the answer and each source's citation number."""
+    rows = []
+    for n, hit in enumerate(hits, start=1):
+        row: dict[str, Any] = {"node_id": hit.node_id, "note_id": hit.note_id, "score": hit.score}
+        if answer is not None:
+            row["citation"] = n
+        rows.append({**row, "injected": hit.injected, "score_breakdown": hit.score_breakdown})
+    entry: dict[str, Any] = {
+        "query_id": query_id,
+        "query": query,
+        "intent": routing.intent,
+        "intent_source": routing.source,
+        "model": model,
+    }
+    if answer is not None:
+        entry["answer"] = answer
+    mn.query_log.log_query({**entry, "hits": rows})

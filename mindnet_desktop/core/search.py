@@ -77,6 +77,22 @@ class Searcher:
             if hops > 0 and self.queries.g.nodes[node].get("kind") == "note"
         }
 
+    def candidate_filter(
+        self, types: list[str] | None, root: str | None, depth: int
+    ) -> tuple[dict[str, Any] | None, bool]:
+        """The Chroma `where` for note types and a root's neighbourhood, and whether any
+        chunk can match at all (False for a root that reaches nothing)."""
+        clauses: list[dict[str, Any]] = []
+        if types:
+            clauses.append({"type": {"$in": sorted({t.lower() for t in types})}})
+        if root is not None:
+            notes = sorted(self.neighbourhood(root, depth))
+            if not notes:
+                return None, False
+            clauses.append({"note_id": {"$in": notes}})
+        where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
+        return where, True
+
     def search(
         self,
         query: str,
@@ -89,15 +105,9 @@ class Searcher:
         """Chunks most similar to `query`; `types` filters by note type, `root` restricts
         the search to the notes reached from it within `depth`."""
         vector = self.embed_query(query) if vector is None else vector
-        clauses: list[dict[str, Any]] = []
-        if types:
-            clauses.append({"type": {"$in": sorted({t.lower() for t in types})}})
-        if root is not None:
-            notes = sorted(self.neighbourhood(root, depth))
-            if not notes:
-                return []
-            clauses.append({"note_id": {"$in": notes}})
-        where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
+        where, possible = self.candidate_filter(types, root, depth)
+        if not possible:
+            return []
         ranked = self.store.query_chunks(vector, k, where)
         rows = self.store.chunk_rows([cid for cid, _ in ranked])
         return [
