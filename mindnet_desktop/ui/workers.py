@@ -1,0 +1,195 @@
+"""Workers: every heavy call of the GUI (import, search, LLM, layout) runs off the GUI thread.
+
+`Job` wraps one call. It runs on a `QThreadPool` and reports through Qt signals, which reach
+their receivers on the GUI thread (queued connections):
+
+- `progress(object)`: each item a generator function yields (import progress, LLM tokens);
+- `done(object)`: the return value (a generator's `return` value);
+- `failed(str)`: a message for the user (the traceback goes to the log);
+- `finished()`: always last, after done, failed or a cancel.
+
+`ServiceHost` owns the one `Mindnet` of the window. The core service is not thread-safe, so
+its jobs run one at a time, in order, on a pool with a single thread. Pure computations that
+do not touch the service (a graph layout on a copied subgraph) use `run_pure`, which runs on
+the global pool in parallel.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from mindnet_desktop.core.service import Mindnet
+
+log = logging.getLogger(__name__)
+
+JobFn = Callable[["Job"], Any]
+
+
+def user_message(exc: BaseException) -> str:
+    """What the user reads about a failed job: our own errors carry a clear message."""
+    from mindnet_desktop.core.config import ConfigError
+    from mindnet_desktop.core.lock import DataDirLockedError
+    from mindnet_desktop.core.models import ModelError
+    from mindnet_desktop.core.store import StoreError
+
+    known = (
+        ConfigError,
+        DataDirLockedError,
+        ModelError,
+        StoreError,
+        LookupError,
+        OSError,
+        ValueError,
+    )
+    if isinstance(exc, known) and str(exc):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+class Job(QObject):
+    """One call run off the GUI thread. `fn(job)` may check `job.cancelled()`."""
+
+    progress = Signal(object)
+    done = Signal(object)
+    failed = Signal(str)
+    finished = Signal()
+
+    def __init__(self, fn: JobFn, name: str = "") -> None:
+        super().__init__()
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "job")
+        self._cancel = threading.Event()
+        self._finished = threading.Event()
+        self.result: Any = None
+        self.error: str | None = None
+
+    def cancel(self) -> None:
+        """Ask the job to stop; a generator is not resumed after its current item."""
+        self._cancel.set()
+
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def is_finished(self) -> bool:
+        return self._finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the job finished (tests and shutdown only, never on the GUI thread)."""
+        return self._finished.wait(timeout)
+
+    def run(self) -> None:
+        """Runs on a worker thread."""
+        try:
+            if self.cancelled():
+                return
+            outcome = self.fn(self)
+            if inspect.isgenerator(outcome):
+                outcome = self._drain(outcome)
+            if not self.cancelled():
+                self.result = outcome
+                self.done.emit(outcome)
+        except BaseException as exc:  # noqa: BLE001 - every failure reaches the user
+            log.exception("job %s failed", self.name)
+            self.error = user_message(exc)
+            self.failed.emit(self.error)
+        finally:
+            self._finished.set()
+            self.finished.emit()
+
+    def _drain(self, generator: Any) -> Any:
+        try:
+            while True:
+                if self.cancelled():
+                    generator.close()
+                    return None
+                self.progress.emit(next(generator))
+        except StopIteration as stop:
+            return stop.value
+
+
+class _Runnable(QRunnable):
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self.job = job
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        self.job.run()
+
+
+class ServiceHost(QObject):
+    """The window's `Mindnet`, opened and used on one worker thread, one job at a time.
+
+    Args:
+        opener: Creates the `Mindnet` (runs on the worker thread: opening Chroma and building
+            the graph take seconds on a large vault).
+    """
+
+    opened = Signal(object)  # the Mindnet
+    open_failed = Signal(str)
+
+    def __init__(self, opener: Callable[[], Mindnet], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._opener = opener
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._pool.setExpiryTimeout(-1)
+        self._jobs: list[Job] = []
+        self._closed = False
+        self.mindnet: Mindnet | None = None
+
+    def open(self) -> Job:
+        def open_service(job: Job) -> Mindnet:
+            self.mindnet = self._opener()
+            return self.mindnet
+
+        job = self._start(Job(open_service, "open"))
+        job.done.connect(self.opened)
+        job.failed.connect(self.open_failed)
+        return job
+
+    def submit(self, fn: Callable[[Mindnet, Job], Any], name: str = "") -> Job:
+        """Run `fn(mindnet, job)` after every job submitted before it."""
+
+        def call(job: Job) -> Any:
+            if self.mindnet is None:
+                raise RuntimeError("The vault is not open.")
+            return fn(self.mindnet, job)
+
+        return self._start(Job(call, name or getattr(fn, "__name__", "job")))
+
+    def _start(self, job: Job) -> Job:
+        if self._closed:
+            raise RuntimeError("The window is closing.")
+        self._jobs = [j for j in self._jobs if not j.is_finished()]
+        self._jobs.append(job)
+        self._pool.start(_Runnable(job))
+        return job
+
+    @property
+    def busy(self) -> bool:
+        return any(not j.is_finished() for j in self._jobs)
+
+    def close(self, timeout_ms: int = 30000) -> None:
+        """Cancel every job, wait for the running one, then close the service."""
+        self._closed = True
+        for job in self._jobs:
+            job.cancel()
+        self._pool.clear()  # jobs not yet started never run
+        self._pool.waitForDone(timeout_ms)
+        if self.mindnet is not None:
+            self.mindnet.close()
+            self.mindnet = None
+
+
+def run_pure(fn: JobFn, name: str = "") -> Job:
+    """Run `fn(job)` on the global pool: only for work that does not touch the service."""
+    job = Job(fn, name)
+    QThreadPool.globalInstance().start(_Runnable(job))
+    return job
