@@ -141,7 +141,7 @@ def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         for i in range(max(args.repeat // 4, 10)):
             question = QUESTIONS[i % len(QUESTIONS)]
             started = time.perf_counter()
-            collection.query(query_embeddings=[embedder.embed([question])[0]], n_results=10)
+            collection.query(query_embeddings=[embedder.embed_query([question])[0]], n_results=10)
             raw_times.append(time.perf_counter() - started)
             started = time.perf_counter()
             hybrid_search(mn, question, k=10, log=False)

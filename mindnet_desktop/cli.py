@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imp.add_argument("--force", action="store_true", help="re-import every note, changed or not")
     imp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    imp.add_argument(
+        "--reembed",
+        action="store_true",
+        help="the index was built with another embedder: embed every note again with --embedder",
+    )
 
     watch = sub.add_parser(
         "watch", parents=[common], help="import, then keep the index in step with the vault"
@@ -125,6 +130,7 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     search.add_argument("--type", action="append", help="only notes of these types")
     search.add_argument("--root", help="only within this node's neighbourhood")
     search.add_argument("--depth", type=int, default=2)
+    search.add_argument("--per-note", action="store_true", help="one hit per note (its best chunk)")
 
     rag = sub.add_parser("rag", parents=[common], help="neighborhood RAG from a root")
     rag.add_argument("root")

@@ -63,7 +63,8 @@ def _vault(args: argparse.Namespace) -> Path:
 def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
     embedder = make_embedder(args.embedder)
     read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
-    return Mindnet(_vault(args), args.data_dir, args.config, embedder, write, read_only)
+    reembed = bool(getattr(args, "reembed", False))
+    return Mindnet(_vault(args), args.data_dir, args.config, embedder, write, read_only, reembed)
 
 
 def note_json(record: NoteRecord, active_edges: int) -> dict[str, Any]:

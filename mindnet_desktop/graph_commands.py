@@ -144,10 +144,19 @@ def cmd_traverse(args: argparse.Namespace, mn: Mindnet) -> int:
 
 def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
     root = edge_actions.resolve_node(mn, args.root) if args.root else None
-    result = hybrid_search(mn, args.query, args.k, args.type, root, args.depth, args.lang)
+    result = hybrid_search(
+        mn, args.query, args.k, args.type, root, args.depth, args.lang, per_note=args.per_note
+    )
     if args.json:
         info = mn.queries.node_info(root) if root else None
-        _print_json({**result.to_dict(), "root": info, "count": len(result.hits)})
+        _print_json(
+            {
+                **result.to_dict(),
+                "root": info,
+                "per_note": args.per_note,
+                "count": len(result.hits),
+            }
+        )
         return 0
     routing = result.routing
     print(f"query {result.query_id}  intent {routing.intent} ({routing.source})")

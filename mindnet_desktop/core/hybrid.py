@@ -71,11 +71,13 @@ def hybrid_search(
     routing: Routing | None = None,
     log: bool = True,
     model: str | None = None,
+    per_note: bool = False,
 ) -> SearchResult:
     """Rank chunks for `query` and explain each hit.
 
-    Candidates: the semantic top-N (restricted by `types` and the `root` neighbourhood when
-    given) plus the chunks of notes the query names and of their direct neighbours.
+    Candidates: the semantic and the lexical top-N (restricted by `types` and the `root`
+    neighbourhood when given) plus the chunks of notes the query names and of their direct
+    neighbours. `per_note`: one hit (the best chunk) per note.
     """
     from mindnet_desktop.core.queries import QueryError
 
@@ -87,7 +89,7 @@ def hybrid_search(
     where, possible = mn.searcher.candidate_filter(types, root, depth)
     if not possible:
         return _finish(mn, query, routing, [], log, model)
-    vector = mn.embedder.embed([query])[0]
+    vector = mn.embedder.embed_query([query])[0]
     extra: list[str] = []
     if root is None and not types:
         for note_id in named_notes(mn, query):
@@ -96,7 +98,7 @@ def hybrid_search(
                 if hops == 1:
                     extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
-    hits = retriever.rank(query, k, where, vector, extra, language)
+    hits = retriever.rank(query, k, where, vector, extra, language, per_note=per_note)
     inject = mn.decision_engine.strategies[routing.intent].inject_types
     if inject and root is None:
         present = {h.note_id for h in hits}

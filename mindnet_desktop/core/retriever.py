@@ -1,11 +1,15 @@
-"""The hybrid retriever: semantic candidates re-ranked with graph and type signals, every
-hit explained (score_breakdown + reasons).
+"""The hybrid retriever: semantic and lexical candidates ranked with graph and type signals,
+every hit explained (score_breakdown + reasons).
 
 The edge term sums the weighted edges reaching a hit's note from other candidate notes, each
 counted in proportion to how relevant its source is; edge and centrality are then scaled by
 the hit's own relevance (its similarity relative to the best candidate's).
 
-score = Σ weight · raw over the terms semantic, edge, centrality, type and status; the
+Candidates are the union of the semantic top-N (Chroma) and the lexical top-N (BM25 over
+text, title/aliases, headings and tags, `lexical.py`), so a note that only one signal finds
+can still win; the lexical term is each chunk's BM25 score relative to the best one.
+
+score = Σ weight · raw over the terms semantic, lexical, edge, centrality, type and status; the
 breakdown lists raw, weight and contribution of each, in that order, and the score is the
 sum of the contributions.
 """
@@ -22,11 +26,23 @@ import numpy as np
 from mindnet_desktop.core.embed import Embedder
 from mindnet_desktop.core.explain import semantic_reason, text
 from mindnet_desktop.core.graph import KnowledgeGraph
+from mindnet_desktop.core.model import Note
 from mindnet_desktop.core.retriever_config import TERMS, RetrieverConfig
 from mindnet_desktop.core.search import Hit, make_hit
 from mindnet_desktop.core.store import ChromaStore
 
 MAX_NAMED = 3  # notes named per hub / authority reason
+
+
+def where_sets(where: dict[str, Any] | None) -> tuple[set[str] | None, set[str] | None]:
+    """The note types and note ids a candidate filter (see `Searcher.candidate_filter`)
+    allows, for the lexical index."""
+    clauses = [] if where is None else where.get("$and", [where])
+    found: dict[str, set[str]] = {}
+    for clause in clauses:
+        for key, condition in clause.items():
+            found[key] = set(condition["$in"]) if isinstance(condition, dict) else {condition}
+    return found.get("type"), found.get("note_id")
 
 
 @dataclass
@@ -55,7 +71,7 @@ class HybridRetriever:
         kg: The knowledge graph (deleted edges are ignored).
         config: Weights from `config/retriever.yaml`.
         symmetric: Kinds read both ways.
-        titles: note id -> title, for reasons (any mapping; looked up only when needed).
+        notes: note id -> Note, for reasons (any mapping; looked up only when needed).
     """
 
     def __init__(
@@ -65,10 +81,10 @@ class HybridRetriever:
         kg: KnowledgeGraph,
         config: RetrieverConfig,
         symmetric: frozenset[str],
-        titles: Mapping[str, str],
+        notes: Mapping[str, Note],
     ) -> None:
         self.store, self.embedder, self.kg, self.config = store, embedder, kg, config
-        self.symmetric, self.titles = symmetric, titles
+        self.symmetric, self.notes = symmetric, notes
 
     def candidate_links(self, notes: set[str]) -> list[Link]:
         """Active edges from one candidate note (or its chunks) to another (projected)."""
@@ -103,6 +119,7 @@ class HybridRetriever:
         extra: list[str] | None = None,
         language: str = "en",
         pool: int | None = None,
+        per_note: bool = False,
     ) -> list[ScoredHit]:
         """The top k chunks for `query` with breakdown and reasons.
 
@@ -114,30 +131,34 @@ class HybridRetriever:
             extra: Chunk ids that join the candidates (e.g. a named note's neighbourhood).
             language: `de` or `en` for the reasons.
             pool: Semantic candidates (default: `candidate_pool` of the config; 0: rank only
-                the `extra` chunks).
+                the `extra` chunks, no lexical candidates either).
+            per_note: Return only the best chunk of each note.
         """
         k = k or self.config.k
-        vector = self.embedder.embed([query])[0] if vector is None else vector
+        weights = self.config.weights
+        vector = self.embedder.embed_query([query])[0] if vector is None else vector
         pool = self.config.candidate_pool if pool is None else pool
         nearest = self.store.nearest_chunks(vector, pool, where) if pool > 0 else []
         similarity = {cid: sim for cid, sim, _ in nearest}
         rows: dict[str, tuple[str, dict[str, Any], Any]] = {cid: row for cid, _, row in nearest}
+        bm25: dict[str, float] = {}
+        lexical_pool = self.config.lexical_pool if pool != 0 else 0
+        if lexical_pool > 0 and weights["lexical"] > 0:
+            types, note_ids = where_sets(where)
+            bm25 = dict(self.store.lexical.search(query, lexical_pool, types, note_ids))
         more = self.store.chunk_rows(
-            [c for c in dict.fromkeys(extra or []) if c not in rows], vectors=True
+            [c for c in dict.fromkeys([*bm25, *(extra or [])]) if c not in rows], vectors=True
         )
         for cid, row in more.items():
             similarity[cid] = float(row[2] @ vector)
             rows[cid] = row
         if not rows:
             return []
+        best_bm25 = max(bm25.values(), default=0.0)
+        lexical = {cid: bm25.get(cid, 0.0) / best_bm25 if best_bm25 else 0.0 for cid in rows}
         note_of = {cid: meta["note_id"] for cid, (_, meta, _) in rows.items()}
         notes = set(note_of.values())
-        # How relevant each candidate note is (its best chunk, relative to the best hit):
-        # graph signals count in proportion, so a hub never outranks what the query is about.
-        best_sem = max(max(similarity[c] for c in rows), 1e-9)
-        relevance: dict[str, float] = defaultdict(float)
-        for cid, note in note_of.items():
-            relevance[note] = max(relevance[note], max(similarity[cid], 0.0) / best_sem)
+        relevance = self.relevance(similarity, lexical, note_of)
         links = self.candidate_links(notes)
         incoming: dict[str, float] = defaultdict(float)
         neighbours: dict[str, set[str]] = defaultdict(set)
@@ -160,6 +181,7 @@ class HybridRetriever:
             own = relevance[note]
             raws = {
                 "semantic": similarity[cid],
+                "lexical": lexical[cid],
                 "edge": own * incoming[note] / max_in if max_in else 0.0,
                 "centrality": own * len(neighbours[note]) / max_degree if max_degree else 0.0,
                 "type": float(meta.get("retriever_weight", 1.0)),
@@ -168,12 +190,15 @@ class HybridRetriever:
             breakdown = []
             for term in TERMS:
                 raw = round(float(raws[term]), 6)
-                weight = self.config.weights[term]
+                weight = weights[term]
                 breakdown.append(
                     {"term": term, "raw": raw, "weight": weight, "contribution": raw * weight}
                 )
             scored.append((sum(t["contribution"] for t in breakdown), cid, raws, breakdown))
         scored.sort(key=lambda item: (-item[0], item[1]))
+        if per_note:
+            seen: set[str] = set()
+            scored = [s for s in scored if not (note_of[s[1]] in seen or seen.add(note_of[s[1]]))]
         hits = []
         for score, cid, raws, breakdown in scored[:k]:  # only the returned hits are explained
             doc, meta, _ = rows[cid]
@@ -189,8 +214,43 @@ class HybridRetriever:
                 relevance,
                 language,
             )
+            if raws["lexical"] > 0:
+                hit.reasons[1:1] = self.lexical_reasons(query, hit, language)
             hits.append(hit)
         return hits
+
+    def relevance(
+        self, similarity: dict[str, float], lexical: dict[str, float], note_of: dict[str, str]
+    ) -> dict[str, float]:
+        """How relevant each candidate note is to the query (0..1): its best chunk's semantic
+        similarity relative to the best candidate's, blended with its lexical score by the
+        two terms' weights. Graph signals count in proportion, so a hub never outranks what
+        the query is about."""
+        w_sem, w_lex = self.config.weights["semantic"], self.config.weights["lexical"]
+        if w_sem + w_lex == 0:
+            w_sem = 1.0
+        best_sem = max(max(similarity.values()), 1e-9)
+        relevance: dict[str, float] = defaultdict(float)
+        for cid, note in note_of.items():
+            topical = w_sem * max(similarity[cid], 0.0) / best_sem + w_lex * lexical[cid]
+            relevance[note] = max(relevance[note], topical / (w_sem + w_lex))
+        return relevance
+
+    def lexical_reasons(self, query: str, hit: ScoredHit, language: str) -> list[str]:
+        """Which of the query's words the hit has in its title (or alias), heading, tags or
+        text; the first two places found are named."""
+        note = self.notes.get(hit.note_id)
+        fields = {
+            "name": "\n".join((hit.title, *(note.aliases if note else ()))),
+            "heading": " / ".join(hit.heading_path),
+            "tags": " ".join(note.tags) if note else "",
+            "text": hit.text,
+        }
+        found = self.store.lexical.matched(query, fields)
+        return [
+            text(f"lexical_{field}", language, terms=", ".join(words))
+            for field, words in list(found.items())[:2]
+        ]
 
     def reasons(
         self,
@@ -223,6 +283,7 @@ class HybridRetriever:
                 if link.kind not in kinds:
                     kinds.append(link.kind)
             for other, kinds in list(named.items())[:MAX_NAMED]:
-                title = self.titles.get(other, other)
+                note = self.notes.get(other)
+                title = note.title if note else other
                 reasons.append(text(key, language, title=title, kind=", ".join(kinds)))
         return reasons

@@ -15,7 +15,8 @@ from mindnet_desktop.core.config import (
     number,
 )
 
-TERMS = ("semantic", "edge", "centrality", "type", "status")
+TERMS = ("semantic", "lexical", "edge", "centrality", "type", "status")
+OPTIONAL_TERMS = {"lexical": 0.0}  # absent from an older override file: off
 PROVENANCES = ("explicit", "rule", "structure", "user")
 
 
@@ -27,6 +28,7 @@ class RetrieverConfig:
     status_multipliers: dict[str, float]
     candidate_pool: int
     k: int
+    lexical_pool: int = 50
     source: str = ""
 
     def edge_weight(self, kind: str) -> float:
@@ -49,7 +51,7 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
     """Load and validate `retriever.yaml` (override dir first, else the bundled file)."""
     path = config_file("retriever.yaml", config_dir)
     data = load_yaml(path)
-    weights = _numbers(path, "weights", data.get("weights"), 0.0, 10.0)
+    weights = {**OPTIONAL_TERMS, **_numbers(path, "weights", data.get("weights"), 0.0, 10.0)}
     for term in TERMS:
         if term not in weights:
             raise ConfigError(path, f"weights.{term}", "a number between 0.0 and 10.0")
@@ -63,6 +65,7 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
                 path, f"provenance_weights.{name}", f"one of {', '.join(PROVENANCES)}"
             )
     pool = integer(path, "candidate_pool", data.get("candidate_pool", 50), 1)
+    lexical_pool = integer(path, "lexical_pool", data.get("lexical_pool", 50), 0)
     k = integer(path, "k", data.get("k", 10), 1)
     if k > pool:
         raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
@@ -75,5 +78,6 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
         ),
         candidate_pool=pool,
         k=k,
+        lexical_pool=lexical_pool,
         source=str(path),
     )

@@ -65,7 +65,7 @@ class Searcher:
     def embed_query(self, query: str) -> np.ndarray:
         if not query.strip():
             raise QueryError("the query is empty")
-        return self.embedder.embed([query])[0]
+        return self.embedder.embed_query([query])[0]
 
     def neighbourhood(self, root: str, depth: int) -> dict[str, list[Hop]]:
         """Notes reached from `root` over outgoing edges (symmetric kinds both ways), with

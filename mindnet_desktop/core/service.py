@@ -15,7 +15,7 @@ from mindnet_desktop.core.indexer import Importer, ImportOptions, ImportOutcome
 from mindnet_desktop.core.intent import DecisionEngine, load_decision_engine
 from mindnet_desktop.core.lock import WriterLock
 from mindnet_desktop.core.manifest import Manifest
-from mindnet_desktop.core.model import Edge, IndexProgress
+from mindnet_desktop.core.model import Edge, IndexProgress, Note
 from mindnet_desktop.core.overlay import EdgeOverlay, Tombstone, occurrences
 from mindnet_desktop.core.paths import resolve_data_dir
 from mindnet_desktop.core.queries import GraphQueries
@@ -27,14 +27,14 @@ from mindnet_desktop.core.store import ChromaStore, NoteRecord
 from mindnet_desktop.core.vocabulary import Vocabulary
 
 
-class _Titles(Mapping[str, str]):
-    """note id -> title, read from the records on demand (no copy per query)."""
+class _Notes(Mapping[str, Note]):
+    """note id -> Note, read from the records on demand (no copy per query)."""
 
     def __init__(self, records: dict[str, NoteRecord]) -> None:
         self._records = records
 
-    def __getitem__(self, note_id: str) -> str:
-        return self._records[note_id].note.title
+    def __getitem__(self, note_id: str) -> Note:
+        return self._records[note_id].note
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._records)
@@ -57,6 +57,8 @@ class Mindnet:
         embedder: The embedder (default: the product default, loaded lazily).
         write: Take the data dir's writer lock (import, watch, edge changes); readers share.
         read_only_vault: Never write notes: edges the user creates go to the edge overlay.
+        replace_embedder: The index was built with another embedder: drop its vectors so
+            the next import embeds every note once with this one (needs `write`).
     """
 
     def __init__(
@@ -67,6 +69,7 @@ class Mindnet:
         embedder: Embedder | None = None,
         write: bool = False,
         read_only_vault: bool = False,
+        replace_embedder: bool = False,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -87,10 +90,12 @@ class Mindnet:
         if self._lock:
             self._lock.acquire()
         try:
-            self.store = ChromaStore(self.data_dir, self.embedder)
+            self.store = ChromaStore(self.data_dir, self.embedder, write, replace_embedder)
         except Exception:
             self.close()
             raise
+        if self.store.reset:  # the manifest describes vectors that are gone
+            Manifest(self.data_dir / "manifest.json").invalidate()
         self.overlay = EdgeOverlay(self.data_dir)
         self._graph: KnowledgeGraph | None = None
         self._records: dict[str, NoteRecord] | None = None
@@ -99,6 +104,9 @@ class Mindnet:
         self._note_vectors: tuple[list[str], Any] | None = None
 
     def close(self) -> None:
+        store = getattr(self, "store", None)
+        if store is not None:
+            store.close()
         if self._lock:
             self._lock.release()
             self._lock = None
@@ -149,7 +157,7 @@ class Mindnet:
             self.graph,
             self._retriever_config,
             self.vocabulary.symmetric,
-            _Titles(self.records),
+            _Notes(self.records),
         )
 
     @property

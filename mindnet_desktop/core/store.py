@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from mindnet_desktop.core.embed import Embedder, chroma_embedding_function
+from mindnet_desktop.core.lexical import LexicalDoc, LexicalIndex
 from mindnet_desktop.core.model import Chunk, Edge, Note
 
 NOTES = "mindnet_notes"
@@ -144,16 +145,41 @@ def _chunk_metadata(record: NoteRecord, chunk: Chunk) -> dict[str, Any]:
     }
 
 
+def lexical_doc(record: NoteRecord, chunk: Chunk) -> LexicalDoc:
+    note = record.note
+    return LexicalDoc(
+        chunk_id=chunk.chunk_id,
+        note_id=note.note_id,
+        type=note.type,
+        name="\n".join((note.title, *note.aliases)),
+        heading=" / ".join(chunk.heading_path),
+        tags=" ".join(note.tags),
+        text=chunk.text,
+    )
+
+
 class ChromaStore:
     """The Chroma-backed store of one vault, in `data_dir/chroma`.
+
+    The lexical index (`data_dir/lexical`) is written with the chunks, note by note.
 
     Args:
         data_dir: The vault's data dir.
         embedder: The embedder whose vectors this store holds; a store built with another
             embedder refuses to open (vectors of two models never mix).
+        writable: This process is the data dir's writer (it may repair the lexical index).
+        replace_embedder: When the index was built with another embedder, drop its vectors
+            (the notes are then imported again, embedded once with the new model) instead of
+            refusing to open. `reset` tells whether that happened.
     """
 
-    def __init__(self, data_dir: Path, embedder: Embedder) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        embedder: Embedder,
+        writable: bool = True,
+        replace_embedder: bool = False,
+    ) -> None:
         import chromadb
         from chromadb.config import Settings
 
@@ -165,27 +191,68 @@ class ChromaStore:
             self._client = chromadb.PersistentClient(
                 path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
             )
-            ef = chroma_embedding_function(embedder)
-            meta = {"mindnet_embedder": embedder.name, "mindnet_schema": STORE_SCHEMA}
-            config: Any = {"hnsw": {"space": "cosine"}}
-            self._notes = self._client.get_or_create_collection(
-                NOTES, embedding_function=ef, metadata=meta, configuration=config
-            )
-            self._chunks = self._client.get_or_create_collection(
-                CHUNKS, embedding_function=ef, metadata=meta, configuration=config
-            )
+            self._open_collections()
         except Exception as exc:  # chromadb raises many types for a broken directory
             raise StoreError(
                 f"Cannot open the index in {path}: {exc}. If it is corrupted, move the folder "
                 "away (or pass another --data-dir) and import again; the vault is not touched."
             ) from exc
+        self.reset = False
         stored = (self._chunks.metadata or {}).get("mindnet_embedder")
-        if stored != embedder.name:
+        if stored != embedder.name and replace_embedder and writable:
+            # Never two models' vectors in one collection: drop them, embed everything anew.
+            for name in (NOTES, CHUNKS):
+                self._client.delete_collection(name)
+            self._open_collections()
+            self.reset = True
+        elif stored != embedder.name:
             raise StoreError(
                 f"The index in {path} was built with the embedder '{stored}', not "
-                f"'{embedder.name}'. Re-import with --force --data-dir pointing to a new folder, "
-                "or choose the embedder it was built with."
+                f"'{embedder.name}'. Re-embed it once with `mindnet --embedder "
+                f"{embedder.name} import --reembed` (or choose the embedder it was built with)."
             )
+        self.lexical = LexicalIndex(data_dir / "lexical", writable)
+        if writable and self.lexical.count() != self._chunks.count():
+            self.rebuild_lexical()
+
+    def _open_collections(self) -> None:
+        ef = chroma_embedding_function(self.embedder)
+        meta = {"mindnet_embedder": self.embedder.name, "mindnet_schema": STORE_SCHEMA}
+        config: Any = {"hnsw": {"space": "cosine"}}
+        self._notes = self._client.get_or_create_collection(
+            NOTES, embedding_function=ef, metadata=meta, configuration=config
+        )
+        self._chunks = self._client.get_or_create_collection(
+            CHUNKS, embedding_function=ef, metadata=meta, configuration=config
+        )
+
+    @property
+    def embedder_name(self) -> str:
+        return str((self._chunks.metadata or {}).get("mindnet_embedder", ""))
+
+    def rebuild_lexical(self) -> None:
+        """Rebuild the lexical index from the stored chunks (an index that is missing, or
+        out of step after a crash): no parsing, no embedding."""
+        records = self.note_records()
+        self.lexical.clear()
+        got = self._chunks.get(include=["metadatas", "documents"])
+        docs = []
+        for cid, meta, text in zip(got["ids"], got["metadatas"] or [], got["documents"] or []):
+            record = records.get(meta["note_id"])
+            note = record.note if record else None
+            docs.append(
+                LexicalDoc(
+                    chunk_id=cid,
+                    note_id=meta["note_id"],
+                    type=meta["type"],
+                    name="\n".join((meta["title"], *(note.aliases if note else ()))),
+                    heading=" / ".join(json.loads(meta.get("heading_path", "[]"))),
+                    tags=" ".join(note.tags) if note else "",
+                    text=text or "",
+                )
+            )
+        self.lexical.replace([], docs)
+        self.lexical.commit()
 
     def note_records(self) -> dict[str, NoteRecord]:
         got = self._notes.get(include=["metadatas", "documents"])
@@ -246,6 +313,11 @@ class ChromaStore:
             metadatas=[_note_metadata(record) for record, _, _ in items],
             embeddings=np.asarray(note_vecs),
         )
+        self.lexical.replace(
+            [record.note.note_id for record, _, _ in items],
+            [lexical_doc(record, chunk) for record, chunks, _ in items for chunk in chunks],
+        )
+        self.lexical.commit()
 
     def update_edges(self, records: Iterable[NoteRecord]) -> None:
         """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""
@@ -266,6 +338,11 @@ class ChromaStore:
             return
         self.delete_chunks_of(note_ids)
         self._notes.delete(ids=note_ids)
+        self.lexical.delete(note_ids)
+        self.lexical.commit()
+
+    def close(self) -> None:
+        self.lexical.close()
 
     def chunks(self, note_id: str) -> list[Chunk]:
         got = self._chunks.get(where={"note_id": note_id}, include=["metadatas", "documents"])

@@ -8,6 +8,10 @@ their receivers on the GUI thread (queued connections):
 - `failed(str)`: a message for the user (the traceback goes to the log);
 - `finished()`: always last, after done, failed or a cancel.
 
+The worker thread never emits these signals itself: it posts each event to the job, which
+lives on the GUI thread and emits there. So a caller may connect its slots right after
+starting a job: nothing a quick job reports is lost.
+
 `ServiceHost` owns the one `Mindnet` of the window. The core service is not thread-safe, so
 its jobs run one at a time, in order, on a pool with a single thread. Pure computations that
 do not touch the service (a graph layout on a copied subgraph) use `run_pure`, which runs on
@@ -22,7 +26,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
 
 from mindnet_desktop.core.service import Mindnet
 
@@ -59,9 +63,14 @@ class Job(QObject):
     done = Signal(object)
     failed = Signal(str)
     finished = Signal()
+    _posted = Signal(object, object)  # (public signal name, value), queued to the GUI thread
 
     def __init__(self, fn: JobFn, name: str = "") -> None:
         super().__init__()
+        app = QCoreApplication.instance()
+        if app is not None and self.thread() is not app.thread():
+            self.moveToThread(app.thread())  # created on another thread: emit on the GUI's
+        self._posted.connect(self._emit, Qt.ConnectionType.QueuedConnection)
         self.fn = fn
         self.name = name or getattr(fn, "__name__", "job")
         self._cancel = threading.Event()
@@ -93,14 +102,18 @@ class Job(QObject):
                 outcome = self._drain(outcome)
             if not self.cancelled():
                 self.result = outcome
-                self.done.emit(outcome)
+                self._posted.emit("done", outcome)
         except BaseException as exc:  # noqa: BLE001 - every failure reaches the user
             log.exception("job %s failed", self.name)
             self.error = user_message(exc)
-            self.failed.emit(self.error)
+            self._posted.emit("failed", self.error)
         finally:
             self._finished.set()
-            self.finished.emit()
+            self._posted.emit("finished", None)
+
+    def _emit(self, name: str, value: object) -> None:
+        signal = getattr(self, name)
+        signal.emit() if name == "finished" else signal.emit(value)
 
     def _drain(self, generator: Any) -> Any:
         try:
@@ -108,7 +121,7 @@ class Job(QObject):
                 if self.cancelled():
                     generator.close()
                     return None
-                self.progress.emit(next(generator))
+                self._posted.emit("progress", next(generator))
         except StopIteration as stop:
             return stop.value
 

@@ -14,11 +14,20 @@ from mindnet_desktop.core.retriever_config import load_retriever_config
 def test_bundled_retriever_config() -> None:
     config = load_retriever_config()
     assert config.status_multipliers == {"stable": 1.2, "active": 1.0, "draft": 0.5, "default": 1.0}
-    assert set(config.weights) == {"semantic", "edge", "centrality", "type", "status"}
+    assert set(config.weights) == {"semantic", "lexical", "edge", "centrality", "type", "status"}
+    assert config.weights["lexical"] > 0 and config.lexical_pool > 0
+
     assert config.provenance_weights["explicit"] == 1.0 and config.provenance_weights["rule"] == 0.8
     assert config.edge_weight("related_to") == 0.5 and config.edge_weight("beeinflusst_von") == 1.0
     assert config.status_multiplier("") == 1.0 and config.status_multiplier("draft") == 0.5
     assert config.k <= config.candidate_pool
+
+
+def test_an_override_from_before_the_lexical_term_loads_with_it_off(tmp_path: Path) -> None:
+    text = (bundled_config_dir() / "retriever.yaml").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if not line.startswith("  lexical:")]
+    (tmp_path / "retriever.yaml").write_text("\n".join(lines), encoding="utf-8")
+    assert load_retriever_config(tmp_path).weights["lexical"] == 0.0
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,18 @@ def test_failure_reaches_the_user_as_a_message(qtbot) -> None:
     job = Job(broken)
     job.failed.connect(messages.append)
     job.run()
+    qtbot.waitUntil(lambda: bool(messages))
     assert messages == ["The vault folder is gone."]
+
+
+def test_slots_connected_after_a_quick_job_ended_still_get_its_signals(qtbot) -> None:
+    job = run_pure(lambda job: 42)
+    assert job.wait(5)  # it ran to the end on its thread before anyone connected
+    results: list[object] = []
+    job.done.connect(results.append)
+    with qtbot.waitSignal(job.finished, timeout=5000):
+        pass
+    assert results == [42]
 
 
 def test_cancel_stops_a_generator_between_items(qtbot) -> None:

@@ -1,0 +1,149 @@
+"""The lexical term: BM25 kept in step with the store, candidates from both signals, reasons,
+per-note results."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from mindnet_desktop.core.hybrid import hybrid_search
+from mindnet_desktop.core.store import ChromaStore
+from tests.conftest import run_import
+
+
+def lexical_notes(mn, query: str, n: int = 10) -> list[str]:
+    found = mn.store.lexical.search(query, n)
+    return list(dict.fromkeys(cid.split("#")[0] for cid, _ in found))
+
+
+def note_id(mn, title: str) -> str:
+    return mn.find_note(title).note.note_id
+
+
+def test_the_lexical_index_follows_edits_renames_and_deletes(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    assert mn.store.lexical.count() == mn.store.counts()["chunks"]
+    toner = vault / "Support" / "Toner wechseln.md"
+    toner_id = note_id(mn, "Toner wechseln")
+    assert toner_id in lexical_notes(mn, "Tonerkassette")
+
+    # An edit: the new word is found, the old text is gone, other notes are untouched.
+    before = {n: len(mn.store.lexical.search(n, 50)) for n in ("Qdrant",)}
+    toner.write_text("# Toner wechseln\nDer Quokkatoner kommt aus Fach 9.\n", encoding="utf-8")
+    run_import(mn)
+    assert lexical_notes(mn, "Quokkatoner") == [toner_id]
+    assert toner_id not in lexical_notes(mn, "Tonerkassette")
+    assert {n: len(mn.store.lexical.search(n, 50)) for n in before} == before
+    assert mn.store.lexical.count() == mn.store.counts()["chunks"]
+
+    # A rename: the postings move to the new note id.
+    toner.rename(toner.with_name("Toner tauschen.md"))
+    run_import(mn)
+    renamed = note_id(mn, "Toner tauschen")
+    assert lexical_notes(mn, "Quokkatoner") == [renamed]
+
+    # A delete: nothing of the note stays findable.
+    (vault / "Support" / "Toner tauschen.md").unlink()
+    run_import(mn, sync_deletes=True)
+    assert lexical_notes(mn, "Quokkatoner") == []
+    assert mn.store.lexical.count() == mn.store.counts()["chunks"]
+
+
+def test_a_missing_lexical_index_is_rebuilt_from_the_store_once(vault, open_mindnet, tmp_path):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    expected = lexical_notes(mn, "Papierstau Fach")
+    chunks = mn.store.counts()["chunks"]
+    mn.close()
+    shutil.rmtree(tmp_path / "data" / "lexical")
+    again = open_mindnet(vault)
+    assert again.store.lexical.count() == chunks
+    assert lexical_notes(again, "Papierstau Fach") == expected
+    # A reader never rebuilds (it is not the writer) but searches what the writer keeps.
+    again.close()
+    reader = ChromaStore(tmp_path / "data", again.embedder, writable=False)
+    assert reader.lexical.count() == chunks
+    reader.close()
+
+
+def write_config(tmp_path: Path, **overrides: object) -> Path:
+    from mindnet_desktop.core.config import bundled_config_dir
+
+    config = tmp_path / "config"
+    shutil.copytree(bundled_config_dir(), config)
+    text = (config / "retriever.yaml").read_text(encoding="utf-8")
+    for key, value in overrides.items():
+        lines = [
+            f"{key}: {value}" if line.startswith(f"{key}:") else line for line in text.splitlines()
+        ]
+        text = "\n".join(lines) + "\n"
+    (config / "retriever.yaml").write_text(text, encoding="utf-8")
+    return config
+
+
+def test_a_note_only_the_lexical_signal_finds_can_rank_first(vault, open_mindnet, tmp_path):
+    (vault / "Wissen" / "Okapi.md").write_text(
+        "# Okapi\nDas Xylokarpfen-Verfahren ordnet Treffer nach Termhäufigkeit.\n",
+        encoding="utf-8",
+    )
+    mn = open_mindnet(vault, config_dir=write_config(tmp_path, candidate_pool=3, k=3))
+    run_import(mn)
+    query = "Wie funktioniert das Xylokarpfen-Verfahren?"
+    okapi = note_id(mn, "Okapi")
+    vector = mn.embedder.embed([query])[0]
+    semantic = {cid.split("#")[0] for cid, _ in mn.store.query_chunks(vector, 3)}
+    assert okapi not in semantic  # the semantic pool alone would miss it
+    hits = hybrid_search(mn, query, log=False).hits
+    assert hits[0].note_id == okapi
+    lexical = next(t for t in hits[0].score_breakdown if t["term"] == "lexical")
+    assert lexical["raw"] == 1.0 and lexical["contribution"] > 0
+    assert hits[0].score == sum(t["contribution"] for t in hits[0].score_breakdown)
+    assert any("Xylokarpfen-Verfahren" in r for r in hits[0].reasons)
+
+
+def test_reasons_name_the_terms_found_in_the_title(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    hits = hybrid_search(mn, "Qdrant Vektordatenbank", log=False, language="de").hits
+    titled = [h for h in hits if h.title == "Qdrant Vektordatenbank"]
+    assert titled
+    assert "Begriffe im Titel: Qdrant, Vektordatenbank" in titled[0].reasons
+    english = hybrid_search(mn, "Qdrant Vektordatenbank", log=False, language="en").hits
+    assert any("Terms in the title: Qdrant, Vektordatenbank" in h.reasons for h in english)
+
+
+def test_per_note_mode_returns_distinct_notes(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    query = "LaserJet 500 Papierstau Toner Fach"
+    chunks = hybrid_search(mn, query, k=10, log=False).hits
+    assert len({h.note_id for h in chunks}) < len(chunks)  # the same note more than once
+    notes = hybrid_search(mn, query, k=10, log=False, per_note=True).hits
+    ids = [h.note_id for h in notes]
+    assert len(ids) == len(set(ids)) == 10
+    # each note's hit is its best chunk: the first chunk of that note in chunk mode
+    best = {}
+    for hit in chunks:
+        best.setdefault(hit.note_id, hit.node_id)
+    for hit in notes:
+        if hit.note_id in best:
+            assert hit.node_id == best[hit.note_id]
+
+
+def test_daily_notes_with_the_same_heading_do_not_crowd_out_the_answer(tmp_path, open_mindnet):
+    vault = tmp_path / "v"
+    (vault / "Journal").mkdir(parents=True)
+    for day in range(1, 13):
+        (vault / "Journal" / f"2026-11-{day:02d}.md").write_text(
+            f"# 2026-11-{day:02d}\n## Meetings\nKurz abgestimmt, nichts Neues.\n"
+            "## Aufgaben\nPost erledigt.\n",
+            encoding="utf-8",
+        )
+    (vault / "Roadmap.md").write_text(
+        "# Roadmap 2027\nIm Meetings-Block mit Lena: die Roadmap setzt auf Offline-Suche.\n",
+        encoding="utf-8",
+    )
+    mn = open_mindnet(vault)
+    run_import(mn)
+    assert lexical_notes(mn, "Meetings Roadmap Lena")[0] == note_id(mn, "Roadmap 2027")
