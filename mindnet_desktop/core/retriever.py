@@ -137,12 +137,13 @@ class HybridRetriever:
         k = k or self.config.k
         weights = self.config.weights
         vector = self.embedder.embed_query([query])[0] if vector is None else vector
+        extras_only = pool == 0
         pool = self.config.candidate_pool if pool is None else pool
         nearest = self.store.nearest_chunks(vector, pool, where) if pool > 0 else []
         similarity = {cid: sim for cid, sim, _ in nearest}
         rows: dict[str, tuple[str, dict[str, Any], Any]] = {cid: row for cid, _, row in nearest}
         bm25: dict[str, float] = {}
-        lexical_pool = self.config.lexical_pool if pool != 0 else 0
+        lexical_pool = 0 if extras_only else self.config.lexical_pool
         if lexical_pool > 0 and weights["lexical"] > 0:
             types, note_ids = where_sets(where)
             bm25 = dict(self.store.lexical.search(query, lexical_pool, types, note_ids))
