@@ -2,7 +2,7 @@
 
 The text of the library notes comes from docstrings of standard-library modules and classes
 and from the language-reference topics bundled with CPython (`pydoc_data.topics`); both are
-part of CPython and licensed under the PSF License Agreement (see LICENSE.md in the vault).
+part of CPython and licensed under the PSF License Agreement (see LICENSE-pydocs.md here).
 The decision, project, person and journal notes are hand-written (pydocs_handwritten.py).
 
 The generated vault is committed, so the QA benchmark does not depend on the Python version
@@ -10,7 +10,8 @@ that happens to be installed. Re-run to regenerate (deterministic for one Python
 
     /work/main/.venv/bin/python resources/qa_vaults/make_pydocs.py [--out DIR]
 
-The output folder is wiped and rewritten, except LICENSE.md and README.md.
+The output folder is wiped and rewritten. README.md and LICENSE-pydocs.md live next to this
+script, outside the vault, so they are not imported as notes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "pydocs"
-KEEP = {"LICENSE.md", "README.md"}
 DOCS = "https://docs.python.org/3.11/library"
 
 # Category folder -> modules. One note per module under Library/<category>/<module>.md.
@@ -476,6 +476,11 @@ def first_line(obj: object) -> str:
     return clean(" ".join(para.split()))[:240]
 
 
+def item(label: str, text: str) -> str:
+    """One bullet: `- label: text`, or just `- label` when there is no text."""
+    return f"- {label}: {text}" if text else f"- {label}"
+
+
 def signature(obj: object) -> str:
     try:
         return clean(str(inspect.signature(obj)))
@@ -580,15 +585,15 @@ def module_note(
         if f"{name}.{n}" not in own and not issubclass(c, BaseException)
     ]
     if own or others:
-        lines = [f"- [[{d}]]: {first_line(resolve_class(d)[1])}" for d in own]
-        lines += [f"- `{n}`: {first_line(c)}" for n, c in others[:MAX_OTHER_CLASSES]]
+        lines = [item(f"[[{d}]]", first_line(resolve_class(d)[1])) for d in own]
+        lines += [item(f"`{n}`", first_line(c)) for n, c in others[:MAX_OTHER_CLASSES]]
         parts.append("## Classes\n\n" + "\n".join(lines) + "\n")
     errors = [n for n, c in public_members(module, inspect.isclass) if issubclass(c, BaseException)]
     if errors:
         parts.append("## Exceptions\n\n" + ", ".join(f"`{n}`" for n in errors[:20]) + "\n")
     funcs = public_members(module, lambda o: inspect.isfunction(o) or inspect.isbuiltin(o))
     if funcs:
-        lines = [f"- `{n}{signature(f)}`: {first_line(f)}" for n, f in funcs[:MAX_FUNCS]]
+        lines = [item(f"`{n}{signature(f)}`", first_line(f)) for n, f in funcs[:MAX_FUNCS]]
         parts.append("## Functions\n\n" + "\n".join(lines) + "\n")
     see = [m for m in SEE_ALSO.get(name, []) if m in modules and m != name]
     if see:
@@ -666,10 +671,10 @@ def generate(out: Path) -> int:
     from pydocs_handwritten import HANDWRITTEN  # noqa: PLC0415 - sibling of this script
 
     if out.exists():
-        for child in sorted(out.iterdir()):
-            if child.name in KEEP:
-                continue
-            shutil.rmtree(child) if child.is_dir() else child.unlink()
+        strays = [p for p in out.rglob("*") if p.is_file() and p.suffix != ".md"]
+        if strays:
+            raise SystemExit(f"{out} holds files that are not notes ({strays[0]}); not wiping it")
+        shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     modules = {m for names in MODULES.values() for m in names}
     class_notes: dict[str, list[str]] = {}
