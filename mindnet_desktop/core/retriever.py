@@ -9,7 +9,8 @@ Candidates are the union of the semantic top-N (Chroma) and the lexical top-N (B
 text, title/aliases, headings and tags, `lexical.py`), so a note that only one signal finds
 can still win; the lexical term is each chunk's BM25 score relative to the best one.
 
-score = Σ weight · raw over the terms semantic, lexical, edge, centrality, type and status; the
+score = Σ weight · raw over the terms semantic, lexical, name (the query names the note),
+edge, centrality, type and status; the
 breakdown lists raw, weight and contribution of each, in that order, and the score is the
 sum of the contributions.
 """
@@ -120,6 +121,7 @@ class HybridRetriever:
         language: str = "en",
         pool: int | None = None,
         per_note: bool = False,
+        named: set[str] | None = None,
     ) -> list[ScoredHit]:
         """The top k chunks for `query` with breakdown and reasons.
 
@@ -133,9 +135,11 @@ class HybridRetriever:
             pool: Semantic candidates (default: `candidate_pool` of the config; 0: rank only
                 the `extra` chunks, no lexical candidates either).
             per_note: Return only the best chunk of each note.
+            named: Notes the query names (title, file name or alias): the `name` term.
         """
         k = k or self.config.k
         weights = self.config.weights
+        named = named or set()
         vector = self.embedder.embed_query([query])[0] if vector is None else vector
         extras_only = pool == 0
         pool = self.config.candidate_pool if pool is None else pool
@@ -183,6 +187,7 @@ class HybridRetriever:
             raws = {
                 "semantic": similarity[cid],
                 "lexical": lexical[cid],
+                "name": 1.0 if note in named else 0.0,
                 "edge": own * incoming[note] / max_in if max_in else 0.0,
                 "centrality": own * len(neighbours[note]) / max_degree if max_degree else 0.0,
                 "type": float(meta.get("retriever_weight", 1.0)),
@@ -217,6 +222,8 @@ class HybridRetriever:
             )
             if raws["lexical"] > 0:
                 hit.reasons[1:1] = self.lexical_reasons(query, hit, language)
+            if raws["name"] > 0:
+                hit.reasons.insert(1, text("named", language))
             hits.append(hit)
         return hits
 

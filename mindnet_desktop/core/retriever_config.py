@@ -15,8 +15,8 @@ from mindnet_desktop.core.config import (
     number,
 )
 
-TERMS = ("semantic", "lexical", "edge", "centrality", "type", "status")
-OPTIONAL_TERMS = {"lexical": 0.0}  # absent from an older override file: off
+TERMS = ("semantic", "lexical", "name", "edge", "centrality", "type", "status")
+OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0}  # absent from an older override file: off
 PROVENANCES = ("explicit", "rule", "structure", "user")
 
 

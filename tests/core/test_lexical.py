@@ -147,3 +147,14 @@ def test_daily_notes_with_the_same_heading_do_not_crowd_out_the_answer(tmp_path,
     mn = open_mindnet(vault)
     run_import(mn)
     assert lexical_notes(mn, "Meetings Roadmap Lena")[0] == note_id(mn, "Roadmap 2027")
+
+
+def test_a_question_naming_a_heading_or_an_alias_finds_it(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    hits = hybrid_search(mn, "Hintere Klappe prüfen", log=False, per_note=True).hits
+    assert hits[0].heading_path[-1] == "Hintere Klappe prüfen"
+    aliased = next(r.note for r in mn.records.values() if r.note.aliases)
+    alias = aliased.aliases[0]
+    hits = hybrid_search(mn, f"Was weißt du über {alias}?", log=False, per_note=True).hits
+    assert hits[0].note_id == aliased.note_id

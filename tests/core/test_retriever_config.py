@@ -14,7 +14,15 @@ from mindnet_desktop.core.retriever_config import load_retriever_config
 def test_bundled_retriever_config() -> None:
     config = load_retriever_config()
     assert config.status_multipliers == {"stable": 1.2, "active": 1.0, "draft": 0.5, "default": 1.0}
-    assert set(config.weights) == {"semantic", "lexical", "edge", "centrality", "type", "status"}
+    assert set(config.weights) == {
+        "semantic",
+        "lexical",
+        "name",
+        "edge",
+        "centrality",
+        "type",
+        "status",
+    }
     assert config.weights["lexical"] > 0 and config.lexical_pool > 0
 
     assert config.provenance_weights["explicit"] == 1.0 and config.provenance_weights["rule"] == 0.8

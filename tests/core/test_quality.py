@@ -1,0 +1,75 @@
+"""The QA benchmark's arithmetic, set loading and a small run through `mindnet bench quality`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mindnet_desktop.cli import main
+from mindnet_desktop.core.config import ConfigError
+from mindnet_desktop.core.quality import (
+    Scores,
+    evaluate,
+    first_gold_rank,
+    load_qa_set,
+    ranked_notes,
+)
+from tests.conftest import EXAMPLE_VAULT, REPO, run_import
+
+
+def test_ranks_and_scores() -> None:
+    ranked = [("a", "A.md"), ("b", "Sub/B.md"), ("c", "C.md")]
+    assert first_gold_rank(ranked, ("Sub/B.md",)) == 2
+    assert first_gold_rank(ranked, ("c",)) == 3  # by note id too
+    assert first_gold_rank(ranked, ("X.md",)) is None
+    scores = Scores([1, 2, None, 6]).summary()
+    assert scores == {"hit@1": 0.25, "hit@5": 0.5, "mrr": round((1 + 0.5 + 1 / 6) / 4, 3)}
+
+
+def write_set(tmp_path: Path, questions: list[dict], vault: str = "resources/example_vault"):
+    path = tmp_path / "set.yaml"
+    path.write_text(
+        json.dumps({"name": "tiny", "vault": vault, "questions": questions}), encoding="utf-8"
+    )
+    return path
+
+
+def test_a_bad_question_set_names_the_question(tmp_path: Path) -> None:
+    path = write_set(tmp_path, [{"q": "Wo?", "lang": "fr", "kind": "fact", "gold": ["A.md"]}])
+    with pytest.raises(ConfigError, match=r"questions\[0\]"):
+        load_qa_set(path, REPO)
+
+
+QUESTIONS = [
+    {"id": "t1", "q": "Tonerkassette 55X Seiten", "lang": "de", "kind": "fact",
+     "gold": ["Support/Toner wechseln.md"]},
+    {"id": "t2", "q": "HNSW Graph", "lang": "en", "kind": "fact", "gold": ["Glossar/HNSW.md"]},
+]  # fmt: skip
+
+
+def test_evaluate_ranks_notes_per_variant(tmp_path: Path, vault: Path, open_mindnet) -> None:
+    qa = load_qa_set(write_set(tmp_path, QUESTIONS), REPO)
+    assert qa.vault == EXAMPLE_VAULT
+    mn = open_mindnet(vault)
+    run_import(mn)
+    lexical = ranked_notes(mn, "lexical", "Tonerkassette 55X Seiten")
+    assert lexical[0][1] == "Support/Toner wechseln.md"
+    assert len({n for n, _ in lexical}) == len(lexical)  # one hit per note
+    result = evaluate(mn, qa)
+    assert result["questions"] == 2 and result["unknown_gold"] == []
+    assert set(result["scores"]) == {"semantic", "lexical", "semantic+lexical", "hybrid"}
+    assert result["scores"]["lexical"]["hit@1"] == 1.0
+    assert set(result["groups"]) == {"fact", "de", "en"}
+
+
+def test_bench_quality_reports_a_table_per_embedder(tmp_path: Path, capsys) -> None:
+    path = write_set(tmp_path, QUESTIONS)
+    args = ["bench", "quality", "--sets", str(path), "--embedders", "hash"]
+    assert main([*args, "--workdir", str(tmp_path / "work"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sets"]["tiny"]["hash"]["questions"] == 2
+    assert "| tiny (2 q) | hash | **hybrid** |" in data["table"]
+    assert data["embedding_chunks_per_second"]["hash"] > 0
+    assert isinstance(data["ok"], bool)
