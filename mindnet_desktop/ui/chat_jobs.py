@@ -1,0 +1,83 @@
+"""What the chat panel runs on the core thread: the chat model it keeps loaded, and the
+job that answers one question (load the model, route, retrieve, stream, log)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+from mindnet_desktop.core.chat import AskResult, ask
+from mindnet_desktop.core.llm import LlamaChat
+from mindnet_desktop.core.models import ModelError
+from mindnet_desktop.core.service import Mindnet
+
+# (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)
+ModelKey = tuple[str | None, int, int, int]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A step of the answer job the panel reports in its status line."""
+
+    name: str  # "loading" (the chat model) | "thinking" (route, retrieve, prompt)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What the answer job returns."""
+
+    result: AskResult
+    vault_name: str
+
+
+class ModelSlot:
+    """The panel's chat model, loaded lazily for a `ModelKey`. Used only on the core
+    thread (inside host jobs), or after every job of the panel has finished."""
+
+    def __init__(self) -> None:
+        self.key: ModelKey | None = None
+        self.llm: LlamaChat | None = None
+
+    def get(self, key: ModelKey) -> LlamaChat:
+        """The model for `key`; a different key drops the old one first."""
+        if self.llm is None or self.key != key:
+            self.release()
+            path, threads, n_ctx, max_tokens = key
+            self.llm = LlamaChat(path, n_ctx=n_ctx, threads=threads, max_tokens=max_tokens)
+            self.key = key
+        return self.llm
+
+    def release(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
+        self.llm, self.key = None, None
+
+
+def answer_job(
+    slot: ModelSlot,
+    key: ModelKey,
+    question: str,
+    history: list[dict[str, str]],
+    cancel: threading.Event,
+) -> Callable[[Mindnet, Any], Generator[Any, None, Answered]]:
+    """A host job that answers `question`: yields `Phase` items and `Token`s, returns
+    `Answered`. A model that cannot load still gives the sources, with `error` set."""
+
+    def answer(mn: Mindnet, job: Any) -> Generator[Any, None, Answered]:
+        llm: LlamaChat | None = slot.get(key)
+        error = None
+        if llm is not None and not llm.loaded:
+            yield Phase("loading")
+            try:
+                llm.warm_up()
+            except ModelError as exc:
+                error, llm = str(exc), None
+        yield Phase("thinking")
+        result = yield from ask(mn, question, llm, history, cancel=cancel)
+        if error and not result.error:
+            result.error = error
+        return Answered(result, mn.vault.name)
+
+    return answer
