@@ -12,6 +12,7 @@ from mindnet_desktop.core.chat import AskResult, ask
 from mindnet_desktop.core.llm import LlamaChat
 from mindnet_desktop.core.models import ModelError
 from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.workers import Job, ServiceHost
 
 # (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)
 ModelKey = tuple[str | None, int, int, int]
@@ -61,11 +62,11 @@ def answer_job(
     question: str,
     history: list[dict[str, str]],
     cancel: threading.Event,
-) -> Callable[[Mindnet, Any], Generator[Any, None, Answered]]:
+) -> Callable[[Mindnet, Job], Generator[Any, None, Answered]]:
     """A host job that answers `question`: yields `Phase` items and `Token`s, returns
     `Answered`. A model that cannot load still gives the sources, with `error` set."""
 
-    def answer(mn: Mindnet, job: Any) -> Generator[Any, None, Answered]:
+    def answer(mn: Mindnet, job: Job) -> Generator[Any, None, Answered]:
         llm: LlamaChat | None = slot.get(key)
         error = None
         if llm is not None and not llm.loaded:
@@ -81,3 +82,26 @@ def answer_job(
         return Answered(result, mn.vault.name)
 
     return answer
+
+
+def submit_connected(
+    host: ServiceHost,
+    fn: Callable[[Mindnet, Job], Any],
+    name: str,
+    connect: Callable[[Job], None],
+) -> Job:
+    """`host.submit(fn)`, but `fn` starts only after `connect(job)` has wired the job's
+    signals: `submit` starts the job at once, and a fast job would otherwise emit `done`
+    (or its first progress items) before anyone listens."""
+    ready = threading.Event()
+
+    def gated(mn: Mindnet, job: Job) -> Any:
+        ready.wait()
+        return fn(mn, job)  # a generator is drained by the job as usual
+
+    job = host.submit(gated, name)
+    try:
+        connect(job)
+    finally:
+        ready.set()
+    return job

@@ -28,7 +28,14 @@ from mindnet_desktop.core.chat import AskResult
 from mindnet_desktop.core.llm import Token
 from mindnet_desktop.core.retriever import ScoredHit
 from mindnet_desktop.core.service import Mindnet
-from mindnet_desktop.ui.chat_jobs import Answered, ModelKey, ModelSlot, Phase, answer_job
+from mindnet_desktop.ui.chat_jobs import (
+    Answered,
+    ModelKey,
+    ModelSlot,
+    Phase,
+    answer_job,
+    submit_connected,
+)
 from mindnet_desktop.ui.chat_sources import SourcesPane
 from mindnet_desktop.ui.chat_text import (
     SOURCES_HREF,
@@ -73,7 +80,7 @@ class ChatPanel(QWidget):
 
     open_note = Signal(str)
     answer_finished = Signal(object)
-    feedback_recorded = Signal(dict)
+    feedback_recorded = Signal(object)
 
     def __init__(self, host: ServiceHost, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -171,21 +178,22 @@ class ChatPanel(QWidget):
         key = (*self._key[:3], self.max_tokens)
         fn = answer_job(self._slot, key, question, history, self._cancel)
         try:
-            job = self.host.submit(fn, "chat answer")
+            self.job = submit_connected(self.host, fn, "chat answer", self._connect_answer)
         except RuntimeError as exc:
             self._show_error(str(exc))
             return
         self.turns.append(Turn(question))
         self.input.clear()
-        self.job = job
-        job.progress.connect(self._on_progress)
-        job.done.connect(self._on_done)
-        job.failed.connect(self._on_failed)
-        job.finished.connect(self._on_finished)
         self.send_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         self._set_status(self.tr("Waiting for the vault…"))
         self._render()
+
+    def _connect_answer(self, job: Job) -> None:
+        job.progress.connect(self._on_progress)
+        job.done.connect(self._on_done)
+        job.failed.connect(self._on_failed)
+        job.finished.connect(self._on_finished)
 
     def stop(self) -> None:
         """Stop the running answer: the model stops, what arrived stays (marked stopped)."""
@@ -377,17 +385,22 @@ class ChatPanel(QWidget):
                 buttons.set_rating(before)
             self._show_error(message)
 
-        job = self._submit_other(write, "feedback")
-        if job is None:
-            undo(self.tr("The feedback could not be saved."))
-            return
-        job.done.connect(self.feedback_recorded)
-        job.failed.connect(undo)
+        def connect(job: Job) -> None:
+            job.done.connect(self.feedback_recorded)
+            job.failed.connect(undo)
 
-    def _submit_other(self, fn: Callable[[Mindnet, Job], Any], name: str) -> Job | None:
+        if self._submit_other(write, "feedback", connect) is None:
+            undo(self.tr("The feedback could not be saved."))
+
+    def _submit_other(
+        self,
+        fn: Callable[[Mindnet, Job], Any],
+        name: str,
+        connect: Callable[[Job], None] = lambda job: None,
+    ) -> Job | None:
         self._other_jobs = [j for j in self._other_jobs if not j.is_finished()]
         try:
-            job = self.host.submit(fn, name)
+            job = submit_connected(self.host, fn, name, connect)
         except RuntimeError as exc:
             self._show_error(str(exc))
             return None
