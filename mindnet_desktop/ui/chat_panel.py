@@ -254,17 +254,17 @@ class ChatPanel(QWidget):
 
     def _render(self) -> None:
         parts = []
+        you = html.escape(self.tr("You"))
         for i, turn in enumerate(self.turns):
-            parts.append(
-                f"<p><b>{html.escape(self.tr('You'))}:</b> {html.escape(turn.question)}</p>"
-            )
+            parts.append(f"<p><b>{you}:</b> {html.escape(turn.question)}</p>")
             parts.append(self._answer_html(i, turn))
         self.view.setHtml("".join(parts))
         bar = self.view.verticalScrollBar()
         bar.setValue(bar.maximum())
 
     def _answer_html(self, i: int, turn: Turn) -> str:
-        label = f"<p><b>{html.escape(self.tr('Mindnet'))}:</b></p>"
+        name = html.escape(self.tr("Mindnet"))
+        label = f"<p><b>{name}:</b></p>"
         if turn.state == "running":  # the stream is appended to this last paragraph
             return label + f"<p>{html.escape(turn.answer)}</p>"
         sources = len(turn.result.sources) if turn.result else 0
@@ -276,7 +276,8 @@ class ChatPanel(QWidget):
                 link = html.escape(self.tr("Sources (%n)", "", sources))
                 meta.append(f'<a href="sources:{i}">{link}</a>')
         if turn.state == "stopped":
-            meta.append(f"<i>{html.escape(self.tr('stopped'))}</i>")
+            stopped = html.escape(self.tr("stopped"))
+            meta.append(f"<i>{stopped}</i>")
         error = ""
         if turn.error:
             error = f'<p style="{ERROR_STYLE}">⚠ {html.escape(turn.error)}</p>'

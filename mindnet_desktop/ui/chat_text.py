@@ -15,20 +15,17 @@ from mindnet_desktop.core.retriever import ScoredHit
 CITATION = re.compile(r"\[(\d+)\]")
 CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
 SOURCES_HREF = re.compile(r"^sources:(\d+)$")
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ChatText", text)
+translate = QCoreApplication.translate
 
 
 def term_label(term: str) -> str:
     """The translated name of a score term (`semantic`, `edge`, …)."""
     labels = {
-        "semantic": _tr("semantic similarity"),
-        "edge": _tr("edges"),
-        "centrality": _tr("centrality"),
-        "type": _tr("type weight"),
-        "status": _tr("status"),
+        "semantic": translate("ChatText", "semantic similarity"),
+        "edge": translate("ChatText", "edges"),
+        "centrality": translate("ChatText", "centrality"),
+        "type": translate("ChatText", "type weight"),
+        "status": translate("ChatText", "status"),
     }
     return labels.get(term, term)
 
@@ -36,9 +33,9 @@ def term_label(term: str) -> str:
 def intent_text(routing: Routing) -> str:
     """`FACT · keywords`: the intent and where it came from."""
     sources = {
-        "keyword": _tr("keywords"),
-        "model": _tr("model"),
-        "default": _tr("default"),
+        "keyword": translate("ChatText", "keywords"),
+        "model": translate("ChatText", "model"),
+        "default": translate("ChatText", "default"),
     }
     return f"{routing.intent} · {sources.get(routing.source, routing.source)}"
 
@@ -46,12 +43,16 @@ def intent_text(routing: Routing) -> str:
 def intent_tooltip(routing: Routing) -> str:
     if routing.matched:
         words = ", ".join(routing.matched)
-        return _tr("Intent {intent}, matched keywords: {words}").format(
+        return translate("ChatText", "Intent {intent}, matched keywords: {words}").format(
             intent=routing.intent, words=words
         )
     if routing.source == "model":
-        return _tr("Intent {intent}, chosen by the chat model").format(intent=routing.intent)
-    return _tr("Intent {intent} (default: no keyword matched)").format(intent=routing.intent)
+        return translate("ChatText", "Intent {intent}, chosen by the chat model").format(
+            intent=routing.intent
+        )
+    return translate("ChatText", "Intent {intent} (default: no keyword matched)").format(
+        intent=routing.intent
+    )
 
 
 def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:
@@ -62,14 +63,21 @@ def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:
         head = f"[{citation}] {head}"
     parts = [f"<b>{head}</b> <i>({html.escape(hit.type)})</i>"]
     if hit.injected:
-        parts.append(f"<p><i>{html.escape(_tr('Injected for a decision'))}</i></p>")
+        injected = html.escape(translate("ChatText", "Injected for a decision"))
+        parts.append(f"<p><i>{injected}</i></p>")
     if hit.reasons:
         items = "".join(f"<li>{html.escape(r)}</li>" for r in hit.reasons)
-        parts.append(f"<p><b>{html.escape(_tr('Reasons'))}</b></p><ul>{items}</ul>")
+        reasons = html.escape(translate("ChatText", "Reasons"))
+        parts.append(f"<p><b>{reasons}</b></p><ul>{items}</ul>")
     if hit.score_breakdown:
         head_row = "".join(
             f"<th align='left'>{html.escape(h)}</th>"
-            for h in (_tr("Term"), _tr("Raw"), _tr("Weight"), _tr("Contribution"))
+            for h in (
+                translate("ChatText", "Term"),
+                translate("ChatText", "Raw"),
+                translate("ChatText", "Weight"),
+                translate("ChatText", "Contribution"),
+            )
         )
         rows = "".join(
             "<tr>"
@@ -80,8 +88,9 @@ def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:
             "</tr>"
             for t in hit.score_breakdown
         )
+        score = html.escape(translate("ChatText", "Score"))
         total = (
-            f"<tr><td><b>{html.escape(_tr('Score'))}</b></td><td></td><td></td>"
+            f"<tr><td><b>{score}</b></td><td></td><td></td>"
             f"<td align='right'><b>{hit.score:.3f}</b></td></tr>"
         )
         parts.append(f"<table cellspacing='4'><tr>{head_row}</tr>{rows}{total}</table>")
