@@ -51,7 +51,7 @@ def panel(qtbot, host: ServiceHost, test_model: Path) -> Iterator[ChatPanel]:
     widget = ChatPanel(host)
     qtbot.addWidget(widget)
     widget.max_tokens = 48  # a short answer: the machine has 2 cores
-    widget.configure(test_model, 2, 1024, "preview")
+    widget.configure(test_model, 2, 768, "preview")  # a short prompt: fast first token
     widget.resize(1000, 700)
     widget.show()
     yield widget
@@ -254,7 +254,7 @@ def test_obsidian_link_target_opens_an_obsidian_url(
         "openUrl",
         lambda url: opened.append(url.toEncoded().data().decode()) or True,
     )
-    panel.configure(resolve_model_path("test"), 2, 1024, "obsidian")
+    panel.configure(resolve_model_path("test"), 2, 768, "obsidian")
     result = ask(qtbot, panel)
     emitted: list[str] = []
     panel.open_note.connect(emitted.append)
@@ -302,7 +302,7 @@ def test_changing_the_model_drops_the_loaded_one(qtbot, panel: ChatPanel, canned
     slot = panel._slot
     first = slot.llm
     assert first is not None and first.loaded
-    panel.configure(resolve_model_path("test"), 1, 1024, "preview")  # other threads
+    panel.configure(resolve_model_path("test"), 1, 768, "preview")  # other threads
     qtbot.waitUntil(lambda: slot.llm is None)
     assert not first.loaded
     ask(qtbot, panel)
