@@ -194,13 +194,13 @@
     <name>FeedbackButtons</name>
     <message>
         <location filename="../../mindnet_desktop/ui/chat_sources.py" line="39"/>
-        <source>Helpful</source>
-        <translation>Hilfreich</translation>
+        <source>Helpful (thumbs up)</source>
+        <translation>Hilfreich (Daumen hoch)</translation>
     </message>
     <message>
         <location filename="../../mindnet_desktop/ui/chat_sources.py" line="40"/>
-        <source>Not helpful</source>
-        <translation>Nicht hilfreich</translation>
+        <source>Not helpful (thumbs down)</source>
+        <translation>Nicht hilfreich (Daumen runter)</translation>
     </message>
 </context>
 <context>
