@@ -4,6 +4,7 @@ job that answers one question (load the model, route, retrieve, stream, log)."""
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,15 @@ def answer_job(
     return answer
 
 
+_started: weakref.WeakKeyDictionary[Job, threading.Event] = weakref.WeakKeyDictionary()
+
+
+def started(job: Job) -> bool:
+    """Whether a job of `submit_connected` has begun to run."""
+    begun = _started.get(job)
+    return begun is not None and begun.is_set()
+
+
 def submit_connected(
     host: ServiceHost,
     fn: Callable[[Mindnet, Job], Any],
@@ -92,14 +102,17 @@ def submit_connected(
 ) -> Job:
     """`host.submit(fn)`, but `fn` starts only after `connect(job)` has wired the job's
     signals: `submit` starts the job at once, and a fast job would otherwise emit `done`
-    (or its first progress items) before anyone listens."""
-    ready = threading.Event()
+    (or its first progress items) before anyone listens. `started(job)` says whether the
+    job has begun (a job still queued when the host closes never runs)."""
+    ready, begun = threading.Event(), threading.Event()
 
     def gated(mn: Mindnet, job: Job) -> Any:
+        begun.set()
         ready.wait()
         return fn(mn, job)  # a generator is drained by the job as usual
 
     job = host.submit(gated, name)
+    _started[job] = begun
     try:
         connect(job)
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from mindnet_desktop.ui.chat_jobs import (
     ModelSlot,
     Phase,
     answer_job,
+    started,
     submit_connected,
 )
 from mindnet_desktop.ui.chat_sources import SourcesPane
@@ -154,8 +156,10 @@ class ChatPanel(QWidget):
         self._cancel.set()
         jobs = [j for j in (self.job, *self._other_jobs) if j is not None]
         for job in jobs:
-            job.cancel()
-        if all(job.wait(SHUTDOWN_WAIT_S) for job in jobs):
+            job.cancel()  # a job that has not begun returns at once when it starts
+        deadline = time.monotonic() + SHUTDOWN_WAIT_S
+        running = [j for j in jobs if started(j)]
+        if all(j.wait(max(deadline - time.monotonic(), 0.0)) for j in running):
             self._slot.release()  # no job of the panel runs: safe off the core thread
 
     # -- asking ------------------------------------------------------------------------------
