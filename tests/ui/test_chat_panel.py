@@ -17,6 +17,7 @@ from mindnet_desktop.core.chat import AskResult
 from mindnet_desktop.core.llm import LlamaChat, Token
 from mindnet_desktop.core.models import resolve_model_path
 from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.chat_jobs import started
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.chat_text import obsidian_url
 from mindnet_desktop.ui.workers import ServiceHost
@@ -322,3 +323,20 @@ def test_shutdown_stops_a_running_answer_and_frees_the_model(
     qtbot.waitUntil(lambda: len(tokens) >= 1, timeout=LONG_WAIT_MS)
     panel.shutdown()
     assert job.is_finished() and panel._slot.llm is None
+
+
+def test_shutdown_after_the_host_dropped_a_queued_answer_still_frees_the_model(
+    qtbot, panel: ChatPanel, host: ServiceHost, canned_answer: str
+) -> None:
+    ask(qtbot, panel)
+    assert panel._slot.llm is not None and panel._slot.llm.loaded
+    hold = threading.Event()
+    host.submit(lambda mn, job: hold.wait(2.0), "busy")  # the answer queues behind it
+    panel.input.setPlainText("Papierstau")
+    panel.send()
+    queued = panel.job
+    assert queued is not None and not started(queued)
+    host.close()  # cancels and drops the queued answer: it never runs, never finishes
+    panel.shutdown()
+    assert panel._slot.llm is None  # released: shutdown did not wait for a dropped job
+    assert not started(queued)
