@@ -64,8 +64,9 @@ def answer_job(
     history: list[dict[str, str]],
     cancel: threading.Event,
 ) -> Callable[[Mindnet, Job], Generator[Any, None, Answered]]:
-    """A host job that answers `question`: yields `Phase` items and `Token`s, returns
-    `Answered`. A model that cannot load still gives the sources, with `error` set."""
+    """A host job that answers `question`: yields `Phase` items, the `Routing` when
+    keywords decide it, and `Token`s; returns `Answered`. A model that cannot load still
+    gives the sources, with `error` set."""
 
     def answer(mn: Mindnet, job: Job) -> Generator[Any, None, Answered]:
         llm: LlamaChat | None = slot.get(key)
@@ -76,6 +77,9 @@ def answer_job(
                 llm.warm_up()
             except ModelError as exc:
                 error, llm = str(exc), None
+        early = mn.decision_engine.route(question)  # keywords only: instant
+        if early.source == "keyword":
+            yield early  # ask routes the same way; the badge need not wait for the answer
         yield Phase("thinking")
         result = yield from ask(mn, question, llm, history, cancel=cancel)
         if error and not result.error:

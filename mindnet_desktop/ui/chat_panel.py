@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.core.chat import AskResult
+from mindnet_desktop.core.intent import Routing
 from mindnet_desktop.core.llm import Token
 from mindnet_desktop.core.retriever import ScoredHit
 from mindnet_desktop.core.service import Mindnet
@@ -216,6 +217,9 @@ class ChatPanel(QWidget):
                 self._set_status(self.tr("Loading the chat model…"))
             else:
                 self._set_status(self.tr("Searching the notes and thinking…"))
+        elif isinstance(item, Routing):
+            self.shown_turn = None  # the sources pane shows the answer being written
+            self.sources.show_routing(item)
         elif isinstance(item, Token) and self.turns:
             self.turns[-1].answer += item.text
             if self.status.text() and not self.status.property("error"):

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.core.chat import AskResult
+from mindnet_desktop.core.intent import Routing
 from mindnet_desktop.core.retriever import ScoredHit
 from mindnet_desktop.ui.chat_text import explanation_html, intent_text, intent_tooltip
 
@@ -178,6 +179,13 @@ class SourcesPane(QWidget):
             row.opened.connect(lambda n=n: self.opened.emit(n))
             self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
             self.rows.append(row)
+
+    def show_routing(self, routing: Routing) -> None:
+        """While an answer streams: its intent, no sources yet."""
+        self.show_result(None, {})
+        self.badge.setText(intent_text(routing))
+        self.badge.setToolTip(intent_tooltip(routing))
+        self.badge.show()
 
     def buttons_for(self, node_id: str) -> FeedbackButtons | None:
         if node_id == ANSWER:

@@ -4,72 +4,72 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="105"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="108"/>
         <source>Ask a question about your notes.</source>
         <translation>Stelle eine Frage zu deinen Notizen.</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="122"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="125"/>
         <source>Your question (Ctrl+Enter sends)</source>
         <translation>Deine Frage (Strg+Eingabe sendet)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="126"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="129"/>
         <source>Send</source>
         <translation>Senden</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="127"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="130"/>
         <source>Send the question (Ctrl+Enter)</source>
         <translation>Frage senden (Strg+Eingabe)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="129"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="132"/>
         <source>Stop</source>
         <translation>Stopp</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="130"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="133"/>
         <source>Stop the answer; what arrived stays</source>
         <translation>Antwort anhalten; was schon da ist, bleibt</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="189"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="194"/>
         <source>Waiting for the vault…</source>
         <translation>Warte auf den Vault …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="203"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="208"/>
         <source>Stopping…</source>
         <translation>Halte an …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="212"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="217"/>
         <source>Loading the chat model…</source>
         <translation>Lade das Chat-Modell …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="214"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="219"/>
         <source>Searching the notes and thinking…</source>
         <translation>Durchsuche die Notizen und denke nach …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="218"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="226"/>
         <source>Answering…</source>
         <translation>Antworte …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="257"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="265"/>
         <source>You</source>
         <translation>Du</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="266"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="274"/>
         <source>Mindnet</source>
         <translation>Mindnet</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="276"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="284"/>
         <source>Sources (%n)</source>
         <translation>
             <numerusform>Quelle (%n)</numerusform>
@@ -77,22 +77,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="279"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="287"/>
         <source>stopped</source>
         <translation>angehalten</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="295"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="303"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="361"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="369"/>
         <source>Could not open Obsidian ({url}).</source>
         <translation>Obsidian ließ sich nicht öffnen ({url}).</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="394"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="402"/>
         <source>The feedback could not be saved.</source>
         <translation>Die Bewertung konnte nicht gespeichert werden.</translation>
     </message>
@@ -193,12 +193,12 @@
 <context>
     <name>FeedbackButtons</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="39"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="40"/>
         <source>Helpful (thumbs up)</source>
         <translation>Hilfreich (Daumen hoch)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="40"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="41"/>
         <source>Not helpful (thumbs down)</source>
         <translation>Nicht hilfreich (Daumen runter)</translation>
     </message>
@@ -206,12 +206,12 @@
 <context>
     <name>SourceRow</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="98"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="99"/>
         <source>injected</source>
         <translation>ergänzt</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="99"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="100"/>
         <source>Added for a decision: a value, principle or goal</source>
         <translation>Für eine Entscheidung ergänzt: ein Wert, Prinzip oder Ziel</translation>
     </message>
@@ -219,18 +219,18 @@
 <context>
     <name>SourcesPane</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="136"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="137"/>
         <source>This answer:</source>
         <translation>Diese Antwort:</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="142"/>
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="166"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="143"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="167"/>
         <source>Sources</source>
         <translation>Quellen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="170"/>
+        <location filename="../../mindnet_desktop/ui/chat_sources.py" line="171"/>
         <source>Sources (%n)</source>
         <translation>
             <numerusform>Quelle (%n)</numerusform>

@@ -340,3 +340,27 @@ def test_shutdown_after_the_host_dropped_a_queued_answer_still_frees_the_model(
     panel.shutdown()
     assert panel._slot.llm is None  # released: shutdown did not wait for a dropped job
     assert not started(queued)
+
+
+def test_a_keyword_intent_shows_in_the_badge_before_the_answer_ends(
+    qtbot, panel: ChatPanel, tmp_path: Path
+) -> None:
+    panel.configure(tmp_path / "nowhere.gguf", 2, 768, "preview")  # sources only: fast
+    badges: list[str] = []
+    panel.input.setPlainText("Soll ich Chroma nehmen?")
+    with qtbot.waitSignal(panel.answer_finished, timeout=LONG_WAIT_MS) as blocker:
+        panel.send()
+        assert panel.job is not None
+        panel.job.progress.connect(
+            lambda item: (
+                badges.append(panel.sources.badge.text())
+                if panel.sources.badge.isVisible()
+                else None
+            )
+        )
+    result: AskResult = blocker.args[0]
+    assert (result.routing.intent, result.routing.source) == ("DECISION", "keyword")
+    assert badges and badges[0] == "DECISION · keywords"  # shown while the job still ran
+    marked = [row.hit.injected for row in panel.sources.rows if row.injected.isVisibleTo(row)]
+    assert marked and all(marked)  # the injected marker, only on injected sources
+    assert len(marked) == sum(h.injected for h in result.sources)
