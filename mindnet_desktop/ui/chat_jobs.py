@@ -1,12 +1,13 @@
-"""What the chat panel runs on the core thread: the chat model it keeps loaded, and the
-job that answers one question (load the model, route, retrieve, stream, log)."""
+"""The chat panel's state and what it runs on the core thread: its turns (question and
+answer), the chat model it keeps loaded, and the job that answers one question (load the
+model, route, retrieve, stream, log)."""
 
 from __future__ import annotations
 
 import threading
 import weakref
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mindnet_desktop.core.chat import AskResult, ask
@@ -32,6 +33,32 @@ class Answered:
 
     result: AskResult
     vault_name: str
+
+
+@dataclass
+class Turn:
+    """One question and its answer, as the panel shows it."""
+
+    question: str
+    answer: str = ""
+    state: str = "running"  # running | done | stopped | failed
+    error: str | None = None
+    result: AskResult | None = None
+    vault_name: str = ""
+    ratings: dict[str, str] = field(default_factory=dict)  # node_id -> up | down
+
+
+def history_of(turns: list[Turn]) -> list[dict[str, str]]:
+    """The chat history a follow-up question carries: every answered (or stopped) turn."""
+    return [
+        message
+        for t in turns
+        if t.state in ("done", "stopped") and t.answer
+        for message in (
+            {"role": "user", "content": t.question},
+            {"role": "assistant", "content": t.answer},
+        )
+    ]
 
 
 class ModelSlot:

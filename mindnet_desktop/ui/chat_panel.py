@@ -7,7 +7,6 @@ import html
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.chat import AskResult
 from mindnet_desktop.core.intent import Routing
 from mindnet_desktop.core.llm import Token
 from mindnet_desktop.core.retriever import ScoredHit
@@ -35,7 +33,9 @@ from mindnet_desktop.ui.chat_jobs import (
     ModelKey,
     ModelSlot,
     Phase,
+    Turn,
     answer_job,
+    history_of,
     started,
     submit_connected,
 )
@@ -52,19 +52,6 @@ from mindnet_desktop.ui.workers import Job, ServiceHost
 
 SHUTDOWN_WAIT_S = 10.0
 ERROR_STYLE = "color: #c62828;"
-
-
-@dataclass
-class Turn:
-    """One question and its answer, as the panel shows it."""
-
-    question: str
-    answer: str = ""
-    state: str = "running"  # running | done | stopped | failed
-    error: str | None = None
-    result: AskResult | None = None
-    vault_name: str = ""
-    ratings: dict[str, str] = field(default_factory=dict)  # node_id -> up | down
 
 
 class ChatPanel(QWidget):
@@ -170,15 +157,7 @@ class ChatPanel(QWidget):
         question = self.input.toPlainText().strip()
         if not question or self.busy:
             return
-        history = [
-            message
-            for t in self.turns
-            if t.state in ("done", "stopped") and t.answer
-            for message in (
-                {"role": "user", "content": t.question},
-                {"role": "assistant", "content": t.answer},
-            )
-        ]
+        history = history_of(self.turns)
         self._cancel = threading.Event()
         key = (*self._key[:3], self.max_tokens)
         fn = answer_job(self._slot, key, question, history, self._cancel)

@@ -4,72 +4,72 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="108"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="95"/>
         <source>Ask a question about your notes.</source>
         <translation>Stelle eine Frage zu deinen Notizen.</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="125"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="112"/>
         <source>Your question (Ctrl+Enter sends)</source>
         <translation>Deine Frage (Strg+Eingabe sendet)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="129"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="116"/>
         <source>Send</source>
         <translation>Senden</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="130"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="117"/>
         <source>Send the question (Ctrl+Enter)</source>
         <translation>Frage senden (Strg+Eingabe)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="132"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="119"/>
         <source>Stop</source>
         <translation>Stopp</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="133"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="120"/>
         <source>Stop the answer; what arrived stays</source>
         <translation>Antwort anhalten; was schon da ist, bleibt</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="194"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="173"/>
         <source>Waiting for the vault…</source>
         <translation>Warte auf den Vault …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="208"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="187"/>
         <source>Stopping…</source>
         <translation>Halte an …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="217"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="196"/>
         <source>Loading the chat model…</source>
         <translation>Lade das Chat-Modell …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="219"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="198"/>
         <source>Searching the notes and thinking…</source>
         <translation>Durchsuche die Notizen und denke nach …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="226"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="205"/>
         <source>Answering…</source>
         <translation>Antworte …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="265"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="244"/>
         <source>You</source>
         <translation>Du</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="274"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="253"/>
         <source>Mindnet</source>
         <translation>Mindnet</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="284"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="263"/>
         <source>Sources (%n)</source>
         <translation>
             <numerusform>Quelle (%n)</numerusform>
@@ -77,22 +77,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="287"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="266"/>
         <source>stopped</source>
         <translation>angehalten</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="303"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="282"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="369"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="348"/>
         <source>Could not open Obsidian ({url}).</source>
         <translation>Obsidian ließ sich nicht öffnen ({url}).</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="402"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="381"/>
         <source>The feedback could not be saved.</source>
         <translation>Die Bewertung konnte nicht gespeichert werden.</translation>
     </message>

@@ -101,3 +101,20 @@ def test_the_german_translation_covers_the_panel_and_the_tooltips(
     assert "Gründe" in tip and "Beitrag" in tip and "semantische Ähnlichkeit" in tip
     assert intent_text(Routing("FACT", "keyword")) == "FACT · Schlüsselwörter"
     panel.shutdown()
+
+
+def test_a_follow_up_carries_the_answered_and_stopped_turns_only() -> None:
+    from mindnet_desktop.ui.chat_jobs import Turn, history_of
+
+    turns = [
+        Turn("Q1", "A1", "done"),
+        Turn("Q2", "", "failed", error="boom"),
+        Turn("Q3", "A3 (half)", "stopped"),
+        Turn("Q4", "", "running"),
+    ]
+    assert history_of(turns) == [
+        {"role": "user", "content": "Q1"},
+        {"role": "assistant", "content": "A1"},
+        {"role": "user", "content": "Q3"},
+        {"role": "assistant", "content": "A3 (half)"},
+    ]
