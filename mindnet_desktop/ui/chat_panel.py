@@ -79,6 +79,7 @@ class ChatPanel(QWidget):
         self.shown_turn: int | None = None
         self.link_target = "obsidian"
         self.job: Job | None = None
+        self._answering = False
         self.max_tokens = 512  # longest answer (tests ask for short ones)
         self._key: ModelKey = (None, 0, 4096, self.max_tokens)
         self._slot = ModelSlot()
@@ -166,6 +167,7 @@ class ChatPanel(QWidget):
         except RuntimeError as exc:
             self._show_error(str(exc))
             return
+        self._answering = True
         self.turns.append(Turn(question))
         self.input.clear()
         self.send_button.setEnabled(False)
@@ -181,14 +183,15 @@ class ChatPanel(QWidget):
 
     def stop(self) -> None:
         """Stop the running answer: the model stops, what arrived stays (marked stopped)."""
-        if self.busy:
+        if self.busy and self.job is not None and not self.job.is_finished():
             self._cancel.set()
             self.stop_button.setEnabled(False)
             self._set_status(self.tr("Stopping…"))
 
     @property
     def busy(self) -> bool:
-        return self.job is not None and not self.job.is_finished()
+        """An answer runs, or its last signals have not reached the panel yet."""
+        return self._answering
 
     def _on_progress(self, item: object) -> None:
         if isinstance(item, Phase):
@@ -231,6 +234,7 @@ class ChatPanel(QWidget):
         self._render()
 
     def _on_finished(self) -> None:
+        self._answering = False
         self.send_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         if self.turns and self.turns[-1].state == "running":  # cancelled without a result

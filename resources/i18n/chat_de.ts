@@ -4,72 +4,72 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="95"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="96"/>
         <source>Ask a question about your notes.</source>
         <translation>Stelle eine Frage zu deinen Notizen.</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="112"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="113"/>
         <source>Your question (Ctrl+Enter sends)</source>
         <translation>Deine Frage (Strg+Eingabe sendet)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="116"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="117"/>
         <source>Send</source>
         <translation>Senden</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="117"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="118"/>
         <source>Send the question (Ctrl+Enter)</source>
         <translation>Frage senden (Strg+Eingabe)</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="119"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="120"/>
         <source>Stop</source>
         <translation>Stopp</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="120"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="121"/>
         <source>Stop the answer; what arrived stays</source>
         <translation>Antwort anhalten; was schon da ist, bleibt</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="173"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="175"/>
         <source>Waiting for the vault…</source>
         <translation>Warte auf den Vault …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="187"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="189"/>
         <source>Stopping…</source>
         <translation>Halte an …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="196"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="199"/>
         <source>Loading the chat model…</source>
         <translation>Lade das Chat-Modell …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="198"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="201"/>
         <source>Searching the notes and thinking…</source>
         <translation>Durchsuche die Notizen und denke nach …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="205"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="208"/>
         <source>Answering…</source>
         <translation>Antworte …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="244"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="248"/>
         <source>You</source>
         <translation>Du</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="253"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="257"/>
         <source>Mindnet</source>
         <translation>Mindnet</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="263"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="267"/>
         <source>Sources (%n)</source>
         <translation>
             <numerusform>Quelle (%n)</numerusform>
@@ -77,22 +77,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="266"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="270"/>
         <source>stopped</source>
         <translation>angehalten</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="282"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="286"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="348"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="352"/>
         <source>Could not open Obsidian ({url}).</source>
         <translation>Obsidian ließ sich nicht öffnen ({url}).</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="381"/>
+        <location filename="../../mindnet_desktop/ui/chat_panel.py" line="385"/>
         <source>The feedback could not be saved.</source>
         <translation>Die Bewertung konnte nicht gespeichert werden.</translation>
     </message>
