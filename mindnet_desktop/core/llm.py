@@ -72,6 +72,17 @@ class LlamaChat:
             except Exception as exc:  # llama.cpp reports a corrupt file as a ValueError
                 raise ModelError(f"Cannot load the chat model {self.path}: {exc}") from exc
 
+    @property
+    def loaded(self) -> bool:
+        return self._llama is not None
+
+    def close(self) -> None:
+        """Free the model's memory now (the next call loads it again)."""
+        with self._lock:
+            llama, self._llama = self._llama, None
+        if llama is not None:
+            llama.close()
+
     def count_tokens(self, text: str) -> int:
         self.warm_up()
         return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))

@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 from mindnet_desktop.core.overlay import now_iso
 
-Rating = Literal["up", "down"]
+Rating = Literal["up", "down", "clear"]
+RATINGS = ("up", "down", "clear")  # clear: the user took back an earlier up or down
 
 
 class UnknownQueryError(LookupError):
@@ -53,7 +54,11 @@ class QueryLog:
         return self._read(self.feedback_path)
 
     def feedback(self, query_id: str, node_id: str, rating: Rating) -> dict[str, Any]:
-        """Record a thumbs up/down for a source (`node_id`) or the `answer` of a query."""
+        """Record a thumbs up/down for a source (`node_id`) or the `answer` of a query;
+        `clear` records that an earlier rating was taken back (the log is append-only: the
+        last line for a (query_id, node_id) is the rating that stands)."""
+        if rating not in RATINGS:
+            raise ValueError(f"unknown rating '{rating}': one of {', '.join(RATINGS)}")
         query = next((q for q in self.read_queries() if q.get("query_id") == query_id), None)
         if query is None:
             raise UnknownQueryError(f"unknown query_id '{query_id}' (`mindnet log` lists them)")

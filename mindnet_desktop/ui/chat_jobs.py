@@ -1,0 +1,151 @@
+"""The chat panel's state and what it runs on the core thread: its turns (question and
+answer), the chat model it keeps loaded, and the job that answers one question (load the
+model, route, retrieve, stream, log)."""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from mindnet_desktop.core.chat import AskResult, ask
+from mindnet_desktop.core.llm import LlamaChat
+from mindnet_desktop.core.models import ModelError
+from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.workers import Job, ServiceHost
+
+# (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)
+ModelKey = tuple[str | None, int, int, int]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A step of the answer job the panel reports in its status line."""
+
+    name: str  # "loading" (the chat model) | "thinking" (route, retrieve, prompt)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What the answer job returns."""
+
+    result: AskResult
+    vault_name: str
+
+
+@dataclass
+class Turn:
+    """One question and its answer, as the panel shows it."""
+
+    question: str
+    answer: str = ""
+    state: str = "running"  # running | done | stopped | failed
+    error: str | None = None
+    result: AskResult | None = None
+    vault_name: str = ""
+    ratings: dict[str, str] = field(default_factory=dict)  # node_id -> up | down
+
+
+def history_of(turns: list[Turn]) -> list[dict[str, str]]:
+    """The chat history a follow-up question carries: every answered (or stopped) turn."""
+    return [
+        message
+        for t in turns
+        if t.state in ("done", "stopped") and t.answer
+        for message in (
+            {"role": "user", "content": t.question},
+            {"role": "assistant", "content": t.answer},
+        )
+    ]
+
+
+class ModelSlot:
+    """The panel's chat model, loaded lazily for a `ModelKey`. Used only on the core
+    thread (inside host jobs), or after every job of the panel has finished."""
+
+    def __init__(self) -> None:
+        self.key: ModelKey | None = None
+        self.llm: LlamaChat | None = None
+
+    def get(self, key: ModelKey) -> LlamaChat:
+        """The model for `key`; a different key drops the old one first."""
+        if self.llm is None or self.key != key:
+            self.release()
+            path, threads, n_ctx, max_tokens = key
+            self.llm = LlamaChat(path, n_ctx=n_ctx, threads=threads, max_tokens=max_tokens)
+            self.key = key
+        return self.llm
+
+    def release(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
+        self.llm, self.key = None, None
+
+
+def answer_job(
+    slot: ModelSlot,
+    key: ModelKey,
+    question: str,
+    history: list[dict[str, str]],
+    cancel: threading.Event,
+) -> Callable[[Mindnet, Job], Generator[Any, None, Answered]]:
+    """A host job that answers `question`: yields `Phase` items, the `Routing` when
+    keywords decide it, and `Token`s; returns `Answered`. A model that cannot load still
+    gives the sources, with `error` set."""
+
+    def answer(mn: Mindnet, job: Job) -> Generator[Any, None, Answered]:
+        llm: LlamaChat | None = slot.get(key)
+        error = None
+        if llm is not None and not llm.loaded:
+            yield Phase("loading")
+            try:
+                llm.warm_up()
+            except ModelError as exc:
+                error, llm = str(exc), None
+        early = mn.decision_engine.route(question)  # keywords only: instant
+        if early.source == "keyword":
+            yield early  # ask routes the same way; the badge need not wait for the answer
+        yield Phase("thinking")
+        result = yield from ask(mn, question, llm, history, cancel=cancel)
+        if error and not result.error:
+            result.error = error
+        return Answered(result, mn.vault.name)
+
+    return answer
+
+
+_started: weakref.WeakKeyDictionary[Job, threading.Event] = weakref.WeakKeyDictionary()
+
+
+def started(job: Job) -> bool:
+    """Whether a job of `submit_connected` has begun to run."""
+    begun = _started.get(job)
+    return begun is not None and begun.is_set()
+
+
+def submit_connected(
+    host: ServiceHost,
+    fn: Callable[[Mindnet, Job], Any],
+    name: str,
+    connect: Callable[[Job], None],
+) -> Job:
+    """`host.submit(fn)`, but `fn` starts only after `connect(job)` has wired the job's
+    signals: `submit` starts the job at once, and a fast job would otherwise emit `done`
+    (or its first progress items) before anyone listens. `started(job)` says whether the
+    job has begun (a job still queued when the host closes never runs)."""
+    ready, begun = threading.Event(), threading.Event()
+
+    def gated(mn: Mindnet, job: Job) -> Any:
+        begun.set()
+        ready.wait()
+        return fn(mn, job)  # a generator is drained by the job as usual
+
+    job = host.submit(gated, name)
+    _started[job] = begun
+    try:
+        connect(job)
+    finally:
+        ready.set()
+    return job

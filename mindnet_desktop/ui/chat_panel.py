@@ -1,0 +1,400 @@
+"""The chat panel: ask the vault, watch the answer stream in, follow its citations, see why
+each source was used and rate the answer and its sources."""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mindnet_desktop.core.intent import Routing
+from mindnet_desktop.core.llm import Token
+from mindnet_desktop.core.retriever import ScoredHit
+from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.chat_jobs import (
+    Answered,
+    ModelKey,
+    ModelSlot,
+    Phase,
+    Turn,
+    answer_job,
+    history_of,
+    started,
+    submit_connected,
+)
+from mindnet_desktop.ui.chat_sources import SourcesPane
+from mindnet_desktop.ui.chat_text import (
+    SOURCES_HREF,
+    explanation_html,
+    intent_text,
+    linked_answer_html,
+    obsidian_url,
+    parse_citation,
+)
+from mindnet_desktop.ui.workers import Job, ServiceHost
+
+SHUTDOWN_WAIT_S = 10.0
+ERROR_STYLE = "color: #c62828;"
+
+
+class ChatPanel(QWidget):
+    """Ask questions over the vault with the local chat model.
+
+    Args:
+        host: The window's service host (already opened).
+        parent: The parent widget.
+
+    Signals:
+        open_note(note_id): a citation or source was clicked while the link target is
+            "preview".
+        answer_finished(AskResult): an answer is complete (or stopped, or without model).
+        feedback_recorded(dict): a thumbs click was written to the feedback log.
+    """
+
+    open_note = Signal(str)
+    answer_finished = Signal(object)
+    feedback_recorded = Signal(object)
+
+    def __init__(self, host: ServiceHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.turns: list[Turn] = []
+        self.shown_turn: int | None = None
+        self.link_target = "obsidian"
+        self.job: Job | None = None
+        self._answering = False
+        self.max_tokens = 512  # longest answer (tests ask for short ones)
+        self._key: ModelKey = (None, 0, 4096, self.max_tokens)
+        self._slot = ModelSlot()
+        self._cancel = threading.Event()
+        self._other_jobs: list[Job] = []
+        self._plain = QTextCharFormat()
+        self._build()
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.view = QTextBrowser(self.splitter)
+        self.view.setOpenLinks(False)
+        self.view.setPlaceholderText(self.tr("Ask a question about your notes."))
+        self.view.anchorClicked.connect(self._link_clicked)
+        self.view.viewport().installEventFilter(self)
+        self.sources = SourcesPane(self.splitter)
+        self.sources.rated.connect(self._rate)
+        self.sources.opened.connect(self._source_opened)
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.sources)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout.addWidget(self.splitter, 1)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.status)
+        row = QHBoxLayout()
+        self.input = QPlainTextEdit(self)
+        self.input.setPlaceholderText(self.tr("Your question (Ctrl+Enter sends)"))
+        self.input.setMaximumHeight(90)
+        self.input.installEventFilter(self)
+        row.addWidget(self.input, 1)
+        self.send_button = QPushButton(self.tr("Send"), self)
+        self.send_button.setToolTip(self.tr("Send the question (Ctrl+Enter)"))
+        self.send_button.clicked.connect(self.send)
+        self.stop_button = QPushButton(self.tr("Stop"), self)
+        self.stop_button.setToolTip(self.tr("Stop the answer; what arrived stays"))
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        row.addLayout(buttons)
+        layout.addLayout(row)
+
+    # -- public interface -------------------------------------------------------------------
+
+    def configure(
+        self, model_path: Path | None, threads: int, n_ctx: int, link_target: str
+    ) -> None:
+        """Model (None: the packaged default), threads, context size, and where citations
+        open ("obsidian" or "preview"). A new model is loaded by the next question."""
+        self.link_target = link_target
+        key: ModelKey = (str(model_path) if model_path else None, threads, n_ctx, self.max_tokens)
+        if key != self._key and self._slot.llm is not None:
+            self._submit_other(lambda mn, job: self._slot.release(), "release chat model")
+        self._key = key
+
+    def shutdown(self) -> None:
+        """Stop a running answer, wait for the panel's jobs and free the model."""
+        self._cancel.set()
+        jobs = [j for j in (self.job, *self._other_jobs) if j is not None]
+        for job in jobs:
+            job.cancel()  # a job that has not begun returns at once when it starts
+        deadline = time.monotonic() + SHUTDOWN_WAIT_S
+        running = [j for j in jobs if started(j)]
+        if all(j.wait(max(deadline - time.monotonic(), 0.0)) for j in running):
+            self._slot.release()  # no job of the panel runs: safe off the core thread
+
+    # -- asking ------------------------------------------------------------------------------
+
+    def send(self) -> None:
+        """Ask the question in the input box (ignored while an answer is running)."""
+        question = self.input.toPlainText().strip()
+        if not question or self.busy:
+            return
+        history = history_of(self.turns)
+        self._cancel = threading.Event()
+        key = (*self._key[:3], self.max_tokens)
+        fn = answer_job(self._slot, key, question, history, self._cancel)
+        try:
+            self.job = submit_connected(self.host, fn, "chat answer", self._connect_answer)
+        except RuntimeError as exc:
+            self._show_error(str(exc))
+            return
+        self._answering = True
+        self.turns.append(Turn(question))
+        self.input.clear()
+        self.send_button.setEnabled(False)
+        self.stop_button.setEnabled(True)
+        self._set_status(self.tr("Waiting for the vault…"))
+        self._render()
+
+    def _connect_answer(self, job: Job) -> None:
+        job.progress.connect(self._on_progress)
+        job.done.connect(self._on_done)
+        job.failed.connect(self._on_failed)
+        job.finished.connect(self._on_finished)
+
+    def stop(self) -> None:
+        """Stop the running answer: the model stops, what arrived stays (marked stopped)."""
+        if self.busy and self.job is not None and not self.job.is_finished():
+            self._cancel.set()
+            self.stop_button.setEnabled(False)
+            self._set_status(self.tr("Stopping…"))
+
+    @property
+    def busy(self) -> bool:
+        """An answer runs, or its last signals have not reached the panel yet."""
+        return self._answering
+
+    def _on_progress(self, item: object) -> None:
+        if isinstance(item, Phase):
+            if item.name == "loading":
+                self._set_status(self.tr("Loading the chat model…"))
+            else:
+                self._set_status(self.tr("Searching the notes and thinking…"))
+        elif isinstance(item, Routing):
+            self.shown_turn = None  # the sources pane shows the answer being written
+            self.sources.show_routing(item)
+        elif isinstance(item, Token) and self.turns:
+            self.turns[-1].answer += item.text
+            if self.status.text() and not self.status.property("error"):
+                self._set_status(self.tr("Answering…"))
+            cursor = QTextCursor(self.view.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(item.text, self._plain)
+            bar = self.view.verticalScrollBar()
+            bar.setValue(bar.maximum())
+
+    def _on_done(self, answered: Answered) -> None:
+        turn, result = self.turns[-1], answered.result
+        turn.result, turn.vault_name = result, answered.vault_name
+        turn.answer = result.answer or turn.answer.strip()
+        turn.state = "stopped" if result.cancelled else "done"
+        turn.error = result.error
+        if result.error:
+            self._show_error(result.error)
+        else:
+            self._set_status("")
+        self.shown_turn = len(self.turns) - 1
+        self.sources.show_result(result, turn.ratings)
+        self._render()
+        self.answer_finished.emit(result)
+
+    def _on_failed(self, message: str) -> None:
+        if self.turns and self.turns[-1].state == "running":
+            self.turns[-1].state, self.turns[-1].error = "failed", message
+        self._show_error(message)
+        self._render()
+
+    def _on_finished(self) -> None:
+        self._answering = False
+        self.send_button.setEnabled(True)
+        self.stop_button.setEnabled(False)
+        if self.turns and self.turns[-1].state == "running":  # cancelled without a result
+            self.turns[-1].state = "stopped"
+            self._render()
+
+    # -- rendering ---------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        parts = []
+        you = html.escape(self.tr("You"))
+        for i, turn in enumerate(self.turns):
+            parts.append(f"<p><b>{you}:</b> {html.escape(turn.question)}</p>")
+            parts.append(self._answer_html(i, turn))
+        self.view.setHtml("".join(parts))
+        bar = self.view.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _answer_html(self, i: int, turn: Turn) -> str:
+        name = html.escape(self.tr("Mindnet"))
+        label = f"<p><b>{name}:</b></p>"
+        if turn.state == "running":  # the stream is appended to this last paragraph
+            return label + f"<p>{html.escape(turn.answer)}</p>"
+        sources = len(turn.result.sources) if turn.result else 0
+        body = f"<p>{linked_answer_html(turn.answer, i, sources)}</p>" if turn.answer else ""
+        meta = []
+        if turn.result is not None:
+            meta.append(html.escape(intent_text(turn.result.routing)))
+            if sources:
+                link = html.escape(self.tr("Sources (%n)", "", sources))
+                meta.append(f'<a href="sources:{i}">{link}</a>')
+        if turn.state == "stopped":
+            stopped = html.escape(self.tr("stopped"))
+            meta.append(f"<i>{stopped}</i>")
+        error = ""
+        if turn.error:
+            error = f'<p style="{ERROR_STYLE}">⚠ {html.escape(turn.error)}</p>'
+        small = f"<p><small>{' · '.join(meta)}</small></p>" if meta else ""
+        return label + body + error + small + "<hr>"
+
+    def _set_status(self, text: str) -> None:
+        self.status.setProperty("error", False)
+        self.status.setStyleSheet("")
+        self.status.setText(text)
+
+    def _show_error(self, message: str) -> None:
+        self.status.setProperty("error", True)
+        self.status.setStyleSheet(ERROR_STYLE)
+        self.status.setText(self.tr("Error: {message}").format(message=message))
+
+    # -- citations and sources ---------------------------------------------------------------
+
+    def citation_hit(self, href: str) -> tuple[Turn, ScoredHit, int] | None:
+        """The turn and source a `cite:<turn>/<n>` link points at."""
+        parsed = parse_citation(href)
+        if parsed is None:
+            return None
+        i, n = parsed
+        if not 0 <= i < len(self.turns) or self.turns[i].result is None:
+            return None
+        turn = self.turns[i]
+        sources = turn.result.sources if turn.result else []
+        return (turn, sources[n - 1], n) if 1 <= n <= len(sources) else None
+
+    def citation_tooltip(self, href: str) -> str | None:
+        found = self.citation_hit(href)
+        return explanation_html(found[1], found[2]) if found else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if watched is self.input and event.type() == QEvent.Type.KeyPress:
+            key = event if isinstance(event, QKeyEvent) else None
+            if (
+                key is not None
+                and key.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and key.modifiers() & Qt.KeyboardModifier.ControlModifier
+            ):
+                self.send()
+                return True
+        if watched is self.view.viewport() and event.type() == QEvent.Type.ToolTip:
+            tip = self.citation_tooltip(self.view.anchorAt(event.pos()))
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self.view.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _link_clicked(self, url: QUrl) -> None:
+        href = url.toString()
+        found = self.citation_hit(href)
+        if found:
+            self._open(found[0], found[1])
+            return
+        match = SOURCES_HREF.match(href)
+        if match and int(match.group(1)) < len(self.turns):
+            self._show_turn(int(match.group(1)))
+
+    def _show_turn(self, i: int) -> None:
+        self.shown_turn = i
+        self.sources.show_result(self.turns[i].result, self.turns[i].ratings)
+
+    def _source_opened(self, n: int) -> None:
+        if self.shown_turn is None:
+            return
+        turn = self.turns[self.shown_turn]
+        if turn.result and 1 <= n <= len(turn.result.sources):
+            self._open(turn, turn.result.sources[n - 1])
+
+    def _open(self, turn: Turn, hit: ScoredHit) -> None:
+        if self.link_target == "preview":
+            self.open_note.emit(hit.note_id)
+            return
+        url = QUrl(obsidian_url(turn.vault_name, hit.path))
+        if not QDesktopServices.openUrl(url):
+            self._show_error(self.tr("Could not open Obsidian ({url}).").format(url=url.toString()))
+
+    # -- feedback ----------------------------------------------------------------------------
+
+    def _rate(self, node_id: str, rating: str) -> None:
+        if self.shown_turn is None or self.turns[self.shown_turn].result is None:
+            return
+        turn = self.turns[self.shown_turn]
+        query_id = turn.result.query_id if turn.result else ""
+        before = turn.ratings.get(node_id)
+        if rating == "clear":
+            turn.ratings.pop(node_id, None)
+        else:
+            turn.ratings[node_id] = rating
+
+        def write(mn: Mindnet, job: Job) -> dict[str, Any]:
+            return mn.query_log.feedback(query_id, node_id, rating)  # type: ignore[arg-type]
+
+        def undo(message: str) -> None:
+            if before is None:
+                turn.ratings.pop(node_id, None)
+            else:
+                turn.ratings[node_id] = before
+            buttons = self.sources.buttons_for(node_id)
+            if buttons is not None and self.turns.index(turn) == self.shown_turn:
+                buttons.set_rating(before)
+            self._show_error(message)
+
+        def connect(job: Job) -> None:
+            job.done.connect(self.feedback_recorded)
+            job.failed.connect(undo)
+
+        if self._submit_other(write, "feedback", connect) is None:
+            undo(self.tr("The feedback could not be saved."))
+
+    def _submit_other(
+        self,
+        fn: Callable[[Mindnet, Job], Any],
+        name: str,
+        connect: Callable[[Job], None] = lambda job: None,
+    ) -> Job | None:
+        self._other_jobs = [j for j in self._other_jobs if not j.is_finished()]
+        try:
+            job = submit_connected(self.host, fn, name, connect)
+        except RuntimeError as exc:
+            self._show_error(str(exc))
+            return None
+        self._other_jobs.append(job)
+        return job

@@ -1,0 +1,125 @@
+"""Text the chat panel shows: explanation tooltips, answers with clickable citations,
+intent badges and Obsidian links. Plain functions over core dataclasses, testable alone."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import quote
+
+from PySide6.QtCore import QCoreApplication
+
+from mindnet_desktop.core.intent import Routing
+from mindnet_desktop.core.retriever import ScoredHit
+
+CITATION = re.compile(r"\[(\d+)\]")
+CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
+SOURCES_HREF = re.compile(r"^sources:(\d+)$")
+translate = QCoreApplication.translate
+
+
+def term_label(term: str) -> str:
+    """The translated name of a score term (`semantic`, `edge`, …)."""
+    labels = {
+        "semantic": translate("ChatText", "semantic similarity"),
+        "edge": translate("ChatText", "edges"),
+        "centrality": translate("ChatText", "centrality"),
+        "type": translate("ChatText", "type weight"),
+        "status": translate("ChatText", "status"),
+    }
+    return labels.get(term, term)
+
+
+def intent_text(routing: Routing) -> str:
+    """`FACT · keywords`: the intent and where it came from."""
+    sources = {
+        "keyword": translate("ChatText", "keywords"),
+        "model": translate("ChatText", "model"),
+        "default": translate("ChatText", "default"),
+    }
+    return f"{routing.intent} · {sources.get(routing.source, routing.source)}"
+
+
+def intent_tooltip(routing: Routing) -> str:
+    if routing.matched:
+        words = ", ".join(routing.matched)
+        return translate("ChatText", "Intent {intent}, matched keywords: {words}").format(
+            intent=routing.intent, words=words
+        )
+    if routing.source == "model":
+        return translate("ChatText", "Intent {intent}, chosen by the chat model").format(
+            intent=routing.intent
+        )
+    return translate("ChatText", "Intent {intent} (default: no keyword matched)").format(
+        intent=routing.intent
+    )
+
+
+def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:
+    """The tooltip of a source or a citation: title, reasons and the score breakdown (raw,
+    weight and contribution of every term)."""
+    head = html.escape(hit.title)
+    if citation is not None:
+        head = f"[{citation}] {head}"
+    parts = [f"<b>{head}</b> <i>({html.escape(hit.type)})</i>"]
+    if hit.injected:
+        injected = html.escape(translate("ChatText", "Injected for a decision"))
+        parts.append(f"<p><i>{injected}</i></p>")
+    if hit.reasons:
+        items = "".join(f"<li>{html.escape(r)}</li>" for r in hit.reasons)
+        reasons = html.escape(translate("ChatText", "Reasons"))
+        parts.append(f"<p><b>{reasons}</b></p><ul>{items}</ul>")
+    if hit.score_breakdown:
+        head_row = "".join(
+            f"<th align='left'>{html.escape(h)}</th>"
+            for h in (
+                translate("ChatText", "Term"),
+                translate("ChatText", "Raw"),
+                translate("ChatText", "Weight"),
+                translate("ChatText", "Contribution"),
+            )
+        )
+        rows = "".join(
+            "<tr>"
+            f"<td>{html.escape(term_label(str(t['term'])))}</td>"
+            f"<td align='right'>{float(t['raw']):.3f}</td>"
+            f"<td align='right'>{float(t['weight']):g}</td>"
+            f"<td align='right'>{float(t['contribution']):.3f}</td>"
+            "</tr>"
+            for t in hit.score_breakdown
+        )
+        score = html.escape(translate("ChatText", "Score"))
+        total = (
+            f"<tr><td><b>{score}</b></td><td></td><td></td>"
+            f"<td align='right'><b>{hit.score:.3f}</b></td></tr>"
+        )
+        parts.append(f"<table cellspacing='4'><tr>{head_row}</tr>{rows}{total}</table>")
+    return "".join(parts)
+
+
+def linked_answer_html(answer: str, turn: int, sources: int) -> str:
+    """The answer as HTML: each [n] that names one of the `sources` becomes a link
+    `cite:<turn>/<n>`; line breaks stay."""
+    out, last = [], 0
+    for match in CITATION.finditer(answer):
+        out.append(html.escape(answer[last : match.start()]))
+        n = int(match.group(1))
+        if 1 <= n <= sources:
+            out.append(f'<a href="cite:{turn}/{n}">[{n}]</a>')
+        else:
+            out.append(html.escape(match.group()))
+        last = match.end()
+    out.append(html.escape(answer[last:]))
+    return "".join(out).replace("\n", "<br>")
+
+
+def parse_citation(href: str) -> tuple[int, int] | None:
+    """(turn, n) of a `cite:<turn>/<n>` link, else None."""
+    match = CITE_HREF.match(href)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def obsidian_url(vault_name: str, path: str) -> str:
+    """`obsidian://open?vault=…&file=…` for a note's vault-relative path (`.md` dropped)."""
+    file = path[:-3] if path.lower().endswith(".md") else path
+    return f"obsidian://open?vault={quote(vault_name, safe='')}&file={quote(file, safe='')}"

@@ -1,0 +1,120 @@
+"""The chat panel's text builders (tooltips, cited answers, Obsidian links) and its German
+translation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from mindnet_desktop.core.intent import Routing
+from mindnet_desktop.core.retriever import ScoredHit
+from mindnet_desktop.ui.chat_panel import ChatPanel
+from mindnet_desktop.ui.chat_text import (
+    explanation_html,
+    intent_text,
+    linked_answer_html,
+    obsidian_url,
+    parse_citation,
+)
+from mindnet_desktop.ui.workers import ServiceHost
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def make_hit(**overrides: object) -> ScoredHit:
+    fields: dict[str, object] = {
+        "node_id": "Support/Papierstau beheben#2",
+        "note_id": "Support/Papierstau beheben",
+        "title": "Papierstau <beheben>",
+        "path": "Support/Papierstau beheben.md",
+        "type": "source",
+        "text": "Fach 2 herausziehen",
+        "score": 0.6123,
+        "score_breakdown": [
+            {"term": "semantic", "raw": 0.8, "weight": 0.7, "contribution": 0.56},
+            {"term": "type", "raw": 0.5, "weight": 0.1, "contribution": 0.05},
+            {"term": "edge", "raw": 0.0123, "weight": 0.1, "contribution": 0.00123},
+        ],
+        "reasons": ["Ähnlich zur Frage (0.80)", 'Verlinkt von "LaserJet 500"'],
+    }
+    fields.update(overrides)
+    return ScoredHit(**fields)  # type: ignore[arg-type]
+
+
+def test_the_explanation_lists_reasons_and_every_term_of_the_score(qapp: QApplication) -> None:
+    tip = explanation_html(make_hit(), citation=3)
+    assert "[3] Papierstau &lt;beheben&gt;" in tip  # escaped: a title is not markup
+    assert "Ähnlich zur Frage (0.80)" in tip and "Verlinkt von &quot;LaserJet 500&quot;" in tip
+    for raw, weight, contribution in (("0.800", "0.7", "0.560"), ("0.012", "0.1", "0.001")):
+        assert f">{raw}<" in tip and f">{weight}<" in tip and f">{contribution}<" in tip
+    assert ">0.612<" in tip  # the score, the sum of the contributions
+    assert "semantic similarity" in tip and "Injected" not in tip
+    assert "Injected for a decision" in explanation_html(make_hit(injected=True))
+
+
+def test_citations_become_links_only_for_existing_sources(qapp: QApplication) -> None:
+    answer = "Fach 2 ziehen [1].\nDann [3] und [12] <b>"
+    out = linked_answer_html(answer, turn=4, sources=3)
+    assert '<a href="cite:4/1">[1]</a>' in out and '<a href="cite:4/3">[3]</a>' in out
+    assert "[12]" in out and "cite:4/12" not in out
+    assert "&lt;b&gt;" in out and "<br>" in out
+    assert parse_citation("cite:4/3") == (4, 3)
+    assert parse_citation("https://example.org") is None
+
+
+def test_obsidian_urls_encode_the_vault_and_the_path_without_md() -> None:
+    url = obsidian_url("Mein Vault", "Projekte/KI-Projekt Alpha.md")
+    assert url == "obsidian://open?vault=Mein%20Vault&file=Projekte%2FKI-Projekt%20Alpha"
+    assert obsidian_url("v", "Wissen/Über & mehr.md").endswith(
+        "file=Wissen%2F%C3%9Cber%20%26%20mehr"
+    )
+    assert obsidian_url("v", "Support/faq.ctxt").endswith("file=Support%2Ffaq.ctxt")
+
+
+def test_the_intent_badge_says_where_the_intent_came_from(qapp: QApplication) -> None:
+    assert intent_text(Routing("DECISION", "keyword", ("soll ich",))) == "DECISION · keywords"
+    assert intent_text(Routing("EMPATHY", "model")) == "EMPATHY · model"
+
+
+@pytest.fixture
+def german(qapp: QApplication) -> Iterator[None]:
+    translator = QTranslator()
+    assert translator.load(str(REPO / "resources" / "i18n" / "chat_de.qm"))
+    QCoreApplication.installTranslator(translator)
+    yield
+    QCoreApplication.removeTranslator(translator)
+
+
+def test_the_german_translation_covers_the_panel_and_the_tooltips(
+    qtbot, german: None, tmp_path: Path
+) -> None:
+    host = ServiceHost(lambda: None)  # type: ignore[arg-type, return-value]  # never opened
+    panel = ChatPanel(host)
+    qtbot.addWidget(panel)
+    assert panel.send_button.text() == "Senden" and panel.stop_button.text() == "Stopp"
+    assert panel.sources.heading.text() == "Quellen"
+    tip = explanation_html(make_hit(injected=True))
+    assert "Gründe" in tip and "Beitrag" in tip and "semantische Ähnlichkeit" in tip
+    assert intent_text(Routing("FACT", "keyword")) == "FACT · Schlüsselwörter"
+    panel.shutdown()
+
+
+def test_a_follow_up_carries_the_answered_and_stopped_turns_only() -> None:
+    from mindnet_desktop.ui.chat_jobs import Turn, history_of
+
+    turns = [
+        Turn("Q1", "A1", "done"),
+        Turn("Q2", "", "failed", error="boom"),
+        Turn("Q3", "A3 (half)", "stopped"),
+        Turn("Q4", "", "running"),
+    ]
+    assert history_of(turns) == [
+        {"role": "user", "content": "Q1"},
+        {"role": "assistant", "content": "A1"},
+        {"role": "user", "content": "Q3"},
+        {"role": "assistant", "content": "A3 (half)"},
+    ]
