@@ -1,0 +1,301 @@
+"""The drawing surface of the graph view: a `QGraphicsView` that draws a `GraphSlice` at given
+positions, zooms with the wheel, pans by dragging, shows an edge's kind on hover and reports
+clicks and context-menu requests on nodes and edges.
+
+Items are plain C++ items (ellipses and paths, no Python subclasses, no shadows), so painting
+thousands of them never calls back into Python.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+from PySide6.QtCore import QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPainterPath, QPen, QWheelEvent
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QWidget,
+)
+
+from mindnet_desktop.core.graph_slice import GraphSlice, SliceEdge, SliceNode
+from mindnet_desktop.ui.graph_layout import Positions
+from mindnet_desktop.ui.graph_refs import DEFAULT_RESERVE, guarded, keep_none_alive
+
+RADIUS = 9.0
+LABELS_UP_TO = 300  # node titles are drawn for small graphs only
+ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
+ROLE, ID = 0, 1  # QGraphicsItem.data keys: "node" / "edge" and the id
+PALETTE = [
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#2f4b7c", "#a05195", "#d45087", "#665191", "#00a6a6", "#8cd17d", "#f1ce63",
+]  # fmt: skip
+UNRESOLVED = QColor("#b0b0b0")
+
+
+def colour_for(name: str) -> QColor:
+    """A stable colour for a note type or an edge kind."""
+    return QColor(PALETTE[zlib.crc32(name.encode("utf-8")) % len(PALETTE)])
+
+
+def node_colour(node: SliceNode) -> QColor:
+    return UNRESOLVED if node.kind != "note" else colour_for(node.type or "default")
+
+
+def edge_pen(edge: SliceEdge) -> QPen:
+    """Colour by kind; dashed when a rule made it; faded when deleted."""
+    colour = QColor(colour_for(edge.kind))
+    if edge.deleted:
+        colour.setAlpha(70)
+    pen = QPen(colour, 1.6)
+    pen.setCosmetic(True)
+    if edge.provenance == "rule":
+        pen.setStyle(Qt.PenStyle.DashLine)
+    return pen
+
+
+def edge_path(a: QPointF, b: QPointF, bend: float) -> QPainterPath:
+    """A line (curved by `bend` for parallel edges) from node a to node b, with an arrow."""
+    line = QLineF(a, b)
+    length = line.length() or 1.0
+    ux, uy = (b.x() - a.x()) / length, (b.y() - a.y()) / length
+    start = QPointF(a.x() + ux * RADIUS, a.y() + uy * RADIUS)
+    end = QPointF(b.x() - ux * RADIUS, b.y() - uy * RADIUS)
+    path = QPainterPath(start)
+    if bend:
+        mid = (start + end) / 2
+        control = QPointF(mid.x() - uy * bend, mid.y() + ux * bend)
+        path.quadTo(control, end)
+        angle = math.atan2(end.y() - control.y(), end.x() - control.x())
+    else:
+        path.lineTo(end)
+        angle = math.atan2(uy, ux)
+    for side in (-0.45, 0.45):  # an open "V" as the arrow head (no fill needed)
+        path.moveTo(end)
+        path.lineTo(end.x() - 7 * math.cos(angle + side), end.y() - 7 * math.sin(angle + side))
+    return path
+
+
+class GraphCanvas(QGraphicsView):
+    """Draws one slice; knows nothing of the service."""
+
+    node_clicked = Signal(str)
+    node_double_clicked = Signal(str)
+    menu_requested = Signal(str, str, QPoint)  # role ("node" / "edge"), id, global position
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlags(
+            QGraphicsView.OptimizationFlag.DontSavePainterState
+            | QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing
+        )
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setMouseTracking(True)
+        self.nodes: dict[str, QGraphicsEllipseItem] = {}
+        self.edges: dict[str, QGraphicsPathItem] = {}
+        self.slice = GraphSlice()
+        self._press: QPoint | None = None
+        self._hover = QGraphicsSimpleTextItem()
+        self._marks: dict[str, tuple[str | None, QPen]] = {}
+        self.edge_data: dict[str, SliceEdge] = {}
+        self._outline = QPen(QColor("#303030"), 1.0)
+        self._outline.setCosmetic(True)
+
+    # -- drawing -------------------------------------------------------------------------
+    def show_slice(self, graph: GraphSlice, positions: Positions, tooltips: bool = True) -> None:
+        """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
+        with keep_none_alive(20 * (len(graph.nodes) + len(graph.edges)) + DEFAULT_RESERVE):
+            self._show_slice(graph, positions, tooltips)
+
+    def _show_slice(self, graph: GraphSlice, positions: Positions, tooltips: bool) -> None:
+        scene = QGraphicsScene(self)
+        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.nodes, self.edges, self.slice = {}, {}, graph
+        self.edge_data = {edge.id: edge for edge in graph.edges}
+        labels = len(graph.nodes) <= LABELS_UP_TO
+        for node in graph.nodes.values():
+            x, y = positions.get(node.id, (0.0, 0.0))
+            item = QGraphicsEllipseItem(-RADIUS, -RADIUS, 2 * RADIUS, 2 * RADIUS)
+            item.setPos(x, y)
+            item.setBrush(QBrush(node_colour(node)))
+            item.setPen(self._outline)
+            item.setZValue(2)
+            item.setData(ROLE, "node")
+            item.setData(ID, node.id)
+            if tooltips:
+                item.setToolTip(self.node_tooltip(node))
+            if labels:
+                text = QGraphicsSimpleTextItem(_short(node.title), item)
+                text.setPos(RADIUS + 2, -RADIUS)
+            scene.addItem(item)
+            self.nodes[node.id] = item
+        seen: dict[tuple[str, str], int] = {}
+        for edge in graph.edges:
+            pair = (edge.source, edge.target)
+            nth = seen[pair] = seen.get(pair, -1) + 1
+            bend = 0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1)
+            a, b = self.nodes[edge.source].pos(), self.nodes[edge.target].pos()
+            item = QGraphicsPathItem(edge_path(a, b, bend))
+            item.setPen(edge_pen(edge))
+            item.setZValue(1)
+            item.setData(ROLE, "edge")
+            item.setData(ID, edge.id)
+            if tooltips:
+                item.setToolTip(self.edge_tooltip(edge))
+            scene.addItem(item)
+            self.edges[edge.id] = item
+        self._hover = QGraphicsSimpleTextItem()
+        self._hover.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self._hover.setZValue(3)
+        self._hover.hide()
+        scene.addItem(self._hover)
+        smooth = len(graph.nodes) + len(graph.edges) <= ANTIALIAS_UP_TO
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+        old = self.scene()
+        self.setScene(scene)
+        old.deleteLater()
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-60, -60, 60, 60))
+        for node_id, _ in self._marks.values():
+            if node_id:
+                self._style(node_id)
+
+    def node_tooltip(self, node: SliceNode) -> str:
+        if node.kind != "note":
+            return self.tr("Unresolved link: {0}").format(node.title)
+        return self.tr("{0}\nType: {1}\nPath: {2}").format(node.title, node.type, node.path)
+
+    def edge_tooltip(self, edge: SliceEdge) -> str:
+        text = self.tr("{0}: {1} → {2}\nProvenance: {3}\nRule: {4}\nConfidence: {5}").format(
+            edge.kind,
+            self._title(edge.source),
+            self._title(edge.target),
+            edge.provenance,
+            edge.rule_id,
+            f"{edge.confidence:.2f}",
+        )
+        return text + ("\n" + self.tr("(deleted)") if edge.deleted else "")
+
+    def _title(self, node_id: str) -> str:
+        node = self.slice.nodes.get(node_id)
+        return node.title if node else node_id
+
+    @guarded
+    def mark(self, key: str, node_id: str | None, colour: str) -> None:
+        """Outline one node; `key` names the mark ("selected", "source", ...)."""
+        pen = QPen(QColor(colour), 3.0)
+        pen.setCosmetic(True)
+        old = self._marks.get(key, (None, pen))[0]
+        self._marks[key] = (node_id, pen)
+        for item_id in {old, node_id} - {None}:
+            self._style(str(item_id))
+
+    def marked(self, key: str) -> str | None:
+        return self._marks.get(key, (None, None))[0]
+
+    def _style(self, node_id: str) -> None:
+        item = self.nodes.get(node_id)
+        if item is not None:
+            pens = [pen for marked, pen in self._marks.values() if marked == node_id]
+            item.setPen(pens[-1] if pens else self._outline)
+
+    @guarded
+    def center_on(self, node_id: str) -> None:
+        if node_id in self.nodes:
+            self.centerOn(self.nodes[node_id])
+
+    # -- hit testing ---------------------------------------------------------------------
+    def hit(self, pos: QPoint) -> tuple[str, str] | None:
+        """(role, id) of the node, else the edge, within a few pixels of a viewport point."""
+        found = self.items(QRect(pos.x() - 4, pos.y() - 4, 9, 9))
+        for role in ("node", "edge"):
+            for item in found:
+                if item.data(ROLE) == role:
+                    return role, str(item.data(ID))
+        return None
+
+    def viewport_pos(self, role: str, item_id: str) -> QPoint:
+        """Where a node or edge (its middle) is on the viewport (for tests and menus)."""
+        if role == "node":
+            return self.mapFromScene(self.nodes[item_id].pos())
+        return self.mapFromScene(self.edges[item_id].path().pointAtPercent(0.5))
+
+    # -- zoom, pan, hover, clicks ---------------------------------------------------------
+    @guarded
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
+        factor = 1.0015 ** event.angleDelta().y()
+        zoom = self.transform().m11() * factor
+        if 0.02 < zoom < 20:
+            self.scale(factor, factor)
+        event.accept()
+
+    @guarded
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        self._press = event.position().toPoint()
+        super().mousePressEvent(event)
+
+    @guarded
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        pos = event.position().toPoint()
+        clicked = self._press is not None and (pos - self._press).manhattanLength() < 4
+        self._press = None
+        super().mouseReleaseEvent(event)
+        if clicked and event.button() == Qt.MouseButton.LeftButton:
+            found = self.hit(pos)
+            if found and found[0] == "node":
+                self.node_clicked.emit(found[1])
+
+    @guarded
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        found = self.hit(event.position().toPoint())
+        if found and found[0] == "node":
+            self.node_double_clicked.emit(found[1])
+        else:
+            super().mouseDoubleClickEvent(event)
+
+    @guarded
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        super().mouseMoveEvent(event)
+        if event.buttons() != Qt.MouseButton.NoButton:
+            return
+        found = self.hit(event.position().toPoint())
+        if found and found[0] == "edge":
+            edge = self.edge_data[found[1]]
+            self._hover.setText(edge.kind)
+            self._hover.setBrush(QBrush(colour_for(edge.kind).darker(130)))
+            self._hover.setPos(self.edges[edge.id].path().pointAtPercent(0.5))
+            self._hover.show()
+        else:
+            self._hover.hide()
+
+    def hover_text(self) -> str:
+        """The edge label shown under the mouse ("" when none)."""
+        return self._hover.text() if self._hover.isVisible() else ""
+
+    @guarded
+    def contextMenuEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
+        found = self.hit(event.pos())
+        if found:
+            self.menu_requested.emit(found[0], found[1], event.globalPos())
+            event.accept()
+
+    @guarded
+    def fit(self) -> None:
+        rect: QRectF = self.scene().sceneRect()
+        if rect.width() < self.viewport().width() and rect.height() < self.viewport().height():
+            self.resetTransform()
+            self.centerOn(rect.center())
+        else:
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+
+
+def _short(title: str, limit: int = 28) -> str:
+    return title if len(title) <= limit else title[: limit - 1] + "…"
