@@ -200,3 +200,21 @@ def test_hovering_an_edge_shows_its_kind(qtbot, view) -> None:
             assert edge.kind
             return
     pytest.fail("no edge could be hovered")
+
+
+def test_a_failed_action_reaches_the_user(qtbot, view) -> None:
+    with qtbot.waitSignal(view.error, timeout=10000) as blocker:
+        view.delete_edge("e_0000000000000000")
+    assert "unknown edge id" in blocker.args[0]
+    assert "unknown edge id" in view.controls.status.text()
+    assert "c62828" in view.controls.status.styleSheet()
+
+
+def test_shutdown_drops_late_results(qtbot, view, host) -> None:
+    view.reload()
+    view.shutdown()
+    before = view.node_count()
+    job = host.submit(lambda mn, job: None)  # every job before it has finished
+    qtbot.waitUntil(job.is_finished, timeout=30000)
+    qtbot.wait(50)
+    assert view.node_count() == before
