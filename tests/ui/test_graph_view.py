@@ -3,6 +3,7 @@ delete / restore from the context menu, creating an edge, tooltips, selection.""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -211,10 +212,15 @@ def test_a_failed_action_reaches_the_user(qtbot, view) -> None:
 
 
 def test_shutdown_drops_late_results(qtbot, view, host) -> None:
+    before = view.edge_count()
+    box = view.controls.kind_box
+    box.blockSignals(True)
+    box.setCurrentIndex(box.findData("references"))  # would draw fewer edges
+    box.blockSignals(False)
     view.reload()
     view.shutdown()
-    before = view.node_count()
-    job = host.submit(lambda mn, job: None)  # every job before it has finished
-    qtbot.waitUntil(job.is_finished, timeout=30000)
-    qtbot.wait(50)
-    assert view.node_count() == before
+    ready = threading.Event()
+    job = host.submit(lambda mn, job: ready.wait(10))  # runs after the view's jobs
+    with qtbot.waitSignal(job.finished, timeout=30000):  # queued after their results
+        ready.set()
+    assert view.edge_count() == before
