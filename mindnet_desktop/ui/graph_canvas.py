@@ -8,11 +8,21 @@ thousands of them never calls back into Python.
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 
-from PySide6.QtCore import QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPainterPath, QPen, QWheelEvent
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QHelpEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -20,6 +30,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
+    QToolTip,
     QWidget,
 )
 
@@ -30,7 +41,7 @@ from mindnet_desktop.ui.graph_refs import DEFAULT_RESERVE, guarded, keep_none_al
 RADIUS = 9.0
 LABELS_UP_TO = 300  # node titles are drawn for small graphs only
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
-ROLE, ID = 0, 1  # QGraphicsItem.data keys: "node" / "edge" and the id
+KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id)
 PALETTE = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
     "#9c755f", "#2f4b7c", "#a05195", "#d45087", "#665191", "#00a6a6", "#8cd17d", "#f1ce63",
@@ -38,6 +49,7 @@ PALETTE = [
 UNRESOLVED = QColor("#b0b0b0")
 
 
+@functools.cache
 def colour_for(name: str) -> QColor:
     """A stable colour for a note type or an edge kind."""
     return QColor(PALETTE[zlib.crc32(name.encode("utf-8")) % len(PALETTE)])
@@ -47,14 +59,28 @@ def node_colour(node: SliceNode) -> QColor:
     return UNRESOLVED if node.kind != "note" else colour_for(node.type or "default")
 
 
+@functools.cache
+def _brush(kind: str, type_: str) -> QBrush:
+    return QBrush(UNRESOLVED if kind != "note" else colour_for(type_ or "default"))
+
+
+def node_brush(node: SliceNode) -> QBrush:
+    return _brush(node.kind, node.type)
+
+
 def edge_pen(edge: SliceEdge) -> QPen:
     """Colour by kind; dashed when a rule made it; faded when deleted."""
-    colour = QColor(colour_for(edge.kind))
-    if edge.deleted:
+    return _pen(edge.kind, edge.provenance == "rule", edge.deleted)
+
+
+@functools.cache
+def _pen(kind: str, rule: bool, deleted: bool) -> QPen:
+    colour = QColor(colour_for(kind))
+    if deleted:
         colour.setAlpha(70)
     pen = QPen(colour, 1.6)
     pen.setCosmetic(True)
-    if edge.provenance == "rule":
+    if rule:
         pen.setStyle(Qt.PenStyle.DashLine)
     return pen
 
@@ -111,51 +137,43 @@ class GraphCanvas(QGraphicsView):
         self._outline.setCosmetic(True)
 
     # -- drawing -------------------------------------------------------------------------
-    def show_slice(self, graph: GraphSlice, positions: Positions, tooltips: bool = True) -> None:
+    def show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
         with keep_none_alive(20 * (len(graph.nodes) + len(graph.edges)) + DEFAULT_RESERVE):
-            self._show_slice(graph, positions, tooltips)
+            self._show_slice(graph, positions)
 
-    def _show_slice(self, graph: GraphSlice, positions: Positions, tooltips: bool) -> None:
+    def _show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         scene = QGraphicsScene(self)
         scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.nodes, self.edges, self.slice = {}, {}, graph
         self.edge_data = {edge.id: edge for edge in graph.edges}
-        labels = len(graph.nodes) <= LABELS_UP_TO
-        for node in graph.nodes.values():
-            x, y = positions.get(node.id, (0.0, 0.0))
-            item = QGraphicsEllipseItem(-RADIUS, -RADIUS, 2 * RADIUS, 2 * RADIUS)
-            item.setPos(x, y)
-            item.setBrush(QBrush(node_colour(node)))
-            item.setPen(self._outline)
-            item.setZValue(2)
-            item.setData(ROLE, "node")
-            item.setData(ID, node.id)
-            if tooltips:
-                item.setToolTip(self.node_tooltip(node))
-            if labels:
-                text = QGraphicsSimpleTextItem(_short(node.title), item)
-                text.setPos(RADIUS + 2, -RADIUS)
-            scene.addItem(item)
-            self.nodes[node.id] = item
+        # Items added later are drawn on top: edges first, then nodes, then the hover label.
         seen: dict[tuple[str, str], int] = {}
         for edge in graph.edges:
             pair = (edge.source, edge.target)
             nth = seen[pair] = seen.get(pair, -1) + 1
             bend = 0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1)
-            a, b = self.nodes[edge.source].pos(), self.nodes[edge.target].pos()
+            a = QPointF(*positions.get(edge.source, (0.0, 0.0)))
+            b = QPointF(*positions.get(edge.target, (0.0, 0.0)))
             item = QGraphicsPathItem(edge_path(a, b, bend))
             item.setPen(edge_pen(edge))
-            item.setZValue(1)
-            item.setData(ROLE, "edge")
-            item.setData(ID, edge.id)
-            if tooltips:
-                item.setToolTip(self.edge_tooltip(edge))
+            item.setData(KEY, ("edge", edge.id))
             scene.addItem(item)
             self.edges[edge.id] = item
+        labels = len(graph.nodes) <= LABELS_UP_TO
+        for node in graph.nodes.values():
+            x, y = positions.get(node.id, (0.0, 0.0))
+            item = QGraphicsEllipseItem(x - RADIUS, y - RADIUS, 2 * RADIUS, 2 * RADIUS)
+            item.setBrush(node_brush(node))
+            item.setPen(self._outline)
+            item.setData(KEY, ("node", node.id))
+            if labels:
+                text = QGraphicsSimpleTextItem(_short(node.title), item)
+                text.setPos(x + RADIUS + 2, y - RADIUS)
+            scene.addItem(item)
+            self.nodes[node.id] = item
         self._hover = QGraphicsSimpleTextItem()
         self._hover.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self._hover.setZValue(3)
         self._hover.hide()
         scene.addItem(self._hover)
         smooth = len(graph.nodes) + len(graph.edges) <= ANTIALIAS_UP_TO
@@ -167,6 +185,17 @@ class GraphCanvas(QGraphicsView):
         for node_id, _ in self._marks.values():
             if node_id:
                 self._style(node_id)
+
+    def tooltip(self, role: str, item_id: str) -> str:
+        """The tooltip of a node or an edge (made when shown: thousands of items draw faster
+        without a tooltip string each)."""
+        if role == "node":
+            return self.node_tooltip(self.slice.nodes[item_id])
+        return self.edge_tooltip(self.edge_data[item_id])
+
+    def position(self, node_id: str) -> QPointF:
+        """A node's centre in scene coordinates."""
+        return self.nodes[node_id].rect().center()
 
     def node_tooltip(self, node: SliceNode) -> str:
         if node.kind != "note":
@@ -210,22 +239,23 @@ class GraphCanvas(QGraphicsView):
     @guarded
     def center_on(self, node_id: str) -> None:
         if node_id in self.nodes:
-            self.centerOn(self.nodes[node_id])
+            self.centerOn(self.position(node_id))
 
     # -- hit testing ---------------------------------------------------------------------
     def hit(self, pos: QPoint) -> tuple[str, str] | None:
         """(role, id) of the node, else the edge, within a few pixels of a viewport point."""
         found = self.items(QRect(pos.x() - 4, pos.y() - 4, 9, 9))
+        keys = [item.data(KEY) for item in found]
         for role in ("node", "edge"):
-            for item in found:
-                if item.data(ROLE) == role:
-                    return role, str(item.data(ID))
+            for key in keys:
+                if key and key[0] == role:
+                    return role, key[1]
         return None
 
     def viewport_pos(self, role: str, item_id: str) -> QPoint:
         """Where a node or edge (its middle) is on the viewport (for tests and menus)."""
         if role == "node":
-            return self.mapFromScene(self.nodes[item_id].pos())
+            return self.mapFromScene(self.position(item_id))
         return self.mapFromScene(self.edges[item_id].path().pointAtPercent(0.5))
 
     # -- zoom, pan, hover, clicks ---------------------------------------------------------
@@ -275,6 +305,17 @@ class GraphCanvas(QGraphicsView):
             self._hover.show()
         else:
             self._hover.hide()
+
+    @guarded
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            found = self.hit(event.pos())
+            if found:
+                QToolTip.showText(event.globalPos(), self.tooltip(*found), self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
 
     def hover_text(self) -> str:
         """The edge label shown under the mouse ("" when none)."""

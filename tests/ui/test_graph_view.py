@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPen
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QHelpEvent, QPen
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from mindnet_desktop.core.embed import HashEmbedder
 from mindnet_desktop.core.service import Mindnet
@@ -161,15 +162,28 @@ def test_creating_an_edge_through_the_ui_adds_it(qtbot, view, host) -> None:
     assert set(view.canvas.edges) == edges
 
 
+def shown_tooltip(qtbot, view: GraphView, role: str, item_id: str) -> str:
+    """Ask the canvas for the tooltip at the item, as Qt does when the mouse rests there."""
+    viewport = view.canvas.viewport()
+    pos = view.canvas.viewport_pos(role, item_id)
+    assert view.canvas.hit(pos) == (role, item_id)
+    QApplication.sendEvent(
+        viewport, QHelpEvent(QEvent.Type.ToolTip, pos, viewport.mapToGlobal(pos))
+    )
+    qtbot.waitUntil(QToolTip.isVisible, timeout=5000)
+    return QToolTip.text()
+
+
 def test_tooltips_name_type_provenance_and_rule(qtbot, view, host) -> None:
     node = view.canvas.slice.nodes[ROOT]
-    tip = view.canvas.nodes[ROOT].toolTip()
+    tip = shown_tooltip(qtbot, view, "node", ROOT)
     assert node.type == "project" and "project" in tip and node.path in tip
     rule = next(e for e in view.canvas.edge_data.values() if e.provenance == "rule")
     item = view.canvas.edges[rule.id]
+    tip = view.canvas.tooltip("edge", rule.id)
     assert rule.rule_id.startswith("edge_defaults:")
-    assert "rule" in item.toolTip() and rule.rule_id in item.toolTip()
-    assert f"{rule.confidence:.2f}" in item.toolTip()
+    assert "Provenance: rule" in tip and rule.rule_id in tip
+    assert f"{rule.confidence:.2f}" in tip
     assert item.pen().style() == Qt.PenStyle.DashLine
     explicit = next(e for e in view.canvas.edge_data.values() if e.provenance == "explicit")
     assert view.canvas.edges[explicit.id].pen().style() == Qt.PenStyle.SolidLine
