@@ -12,7 +12,7 @@ import functools
 import math
 import zlib
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
@@ -41,6 +42,8 @@ from mindnet_desktop.ui.graph_refs import DEFAULT_RESERVE, guarded, keep_none_al
 RADIUS = 9.0
 LABELS_UP_TO = 300  # node titles are drawn for small graphs only
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
+HIDE_EDGES_WHILE_ZOOMING = 3000  # edges
+SETTLE_MS = 180  # after the last zoom step, the edges come back
 KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id)
 PALETTE = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
@@ -126,6 +129,11 @@ class GraphCanvas(QGraphicsView):
         )
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setMouseTracking(True)
+        self._edge_layer = QGraphicsRectItem()
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._show_edges)
         self.nodes: dict[str, QGraphicsEllipseItem] = {}
         self.edges: dict[str, QGraphicsPathItem] = {}
         self.slice = GraphSlice()
@@ -148,6 +156,10 @@ class GraphCanvas(QGraphicsView):
         self.nodes, self.edges, self.slice = {}, {}, graph
         self.edge_data = {edge.id: edge for edge in graph.edges}
         # Items added later are drawn on top: edges first, then nodes, then the hover label.
+        # The edges share one parent, so one call hides or shows them all.
+        self._edge_layer = QGraphicsRectItem()
+        self._edge_layer.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        scene.addItem(self._edge_layer)
         seen: dict[tuple[str, str], int] = {}
         for edge in graph.edges:
             pair = (edge.source, edge.target)
@@ -155,10 +167,9 @@ class GraphCanvas(QGraphicsView):
             bend = 0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1)
             a = QPointF(*positions.get(edge.source, (0.0, 0.0)))
             b = QPointF(*positions.get(edge.target, (0.0, 0.0)))
-            item = QGraphicsPathItem(edge_path(a, b, bend))
+            item = QGraphicsPathItem(edge_path(a, b, bend), self._edge_layer)
             item.setPen(edge_pen(edge))
             item.setData(KEY, ("edge", edge.id))
-            scene.addItem(item)
             self.edges[edge.id] = item
         labels = len(graph.nodes) <= LABELS_UP_TO
         for node in graph.nodes.values():
@@ -261,11 +272,27 @@ class GraphCanvas(QGraphicsView):
     # -- zoom, pan, hover, clicks ---------------------------------------------------------
     @guarded
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
-        factor = 1.0015 ** event.angleDelta().y()
-        zoom = self.transform().m11() * factor
-        if 0.02 < zoom < 20:
-            self.scale(factor, factor)
+        self.zoom_by(1.0015 ** event.angleDelta().y())
         event.accept()
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom around the mouse; a large graph hides its edges until the zooming pauses
+        (like cytoscape.js's hideEdgesOnViewport), so each step paints only the nodes."""
+        zoom = self.transform().m11() * factor
+        if not 0.02 < zoom < 20:
+            return
+        if len(self.edges) > HIDE_EDGES_WHILE_ZOOMING:
+            self._edge_layer.setVisible(False)
+            self._settle.start()
+        self.scale(factor, factor)
+
+    @guarded
+    def _show_edges(self) -> None:
+        self._edge_layer.setVisible(True)
+
+    def settled(self) -> bool:
+        """Whether the edges are drawn (no zoom in progress)."""
+        return self._edge_layer.isVisible()
 
     @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API

@@ -1,0 +1,52 @@
+"""The canvas at scale: a large graph hides its edges while zooming and shows them again;
+the benchmark runs and reports its numbers."""
+
+from __future__ import annotations
+
+import json
+
+from mindnet_desktop.core.graph_slice import GraphSlice
+from mindnet_desktop.ui import bench_graph
+from mindnet_desktop.ui.bench_graph import synthetic_slice
+from mindnet_desktop.ui.graph_canvas import HIDE_EDGES_WHILE_ZOOMING, GraphCanvas
+from mindnet_desktop.ui.graph_layout import Positions, compute_layout
+
+
+def layout(graph: GraphSlice) -> Positions:
+    return compute_layout(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
+
+
+def test_large_graph_hides_edges_only_while_zooming(qtbot) -> None:
+    graph = synthetic_slice(1200, 3.0)
+    assert len(graph.edges) > HIDE_EDGES_WHILE_ZOOMING
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(800, 600)
+    canvas.show()
+    canvas.show_slice(
+        graph, compute_layout(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
+    )
+    assert (len(canvas.nodes), len(canvas.edges)) == (len(graph.nodes), len(graph.edges))
+    before = canvas.transform().m11()
+    canvas.zoom_by(1.25)
+    assert canvas.transform().m11() > before
+    assert not canvas.settled()
+    qtbot.waitUntil(canvas.settled, timeout=5000)
+
+
+def test_small_graph_keeps_its_edges_while_zooming(qtbot) -> None:
+    graph = synthetic_slice(50, 2.0)
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.show_slice(
+        graph, compute_layout(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
+    )
+    canvas.zoom_by(1.25)
+    assert canvas.settled()
+
+
+def test_bench_reports_draw_and_frame_times(capsys) -> None:
+    assert bench_graph.main(["--nodes", "300", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["nodes"] == 300 and report["edges"] > 0
+    assert report["drawn_s"] > 0 and report["frame_ms"]["pan_median"] > 0
