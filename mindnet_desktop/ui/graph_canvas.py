@@ -12,7 +12,8 @@ import functools
 import math
 import zlib
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
+import numpy as np
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -42,6 +43,7 @@ from mindnet_desktop.ui.graph_refs import DEFAULT_RESERVE, guarded, keep_none_al
 RADIUS = 9.0
 LABELS_UP_TO = 300  # node titles are drawn for small graphs only
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
+ARROW, ARROW_ANGLE = 7.0, 0.45  # length and half-angle of the arrow head
 HIDE_EDGES_WHILE_ZOOMING = 3000  # edges
 SETTLE_MS = 180  # after the last zoom step, the edges come back
 KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id)
@@ -88,25 +90,48 @@ def _pen(kind: str, rule: bool, deleted: bool) -> QPen:
     return pen
 
 
-def edge_path(a: QPointF, b: QPointF, bend: float) -> QPainterPath:
-    """A line (curved by `bend` for parallel edges) from node a to node b, with an arrow."""
-    line = QLineF(a, b)
-    length = line.length() or 1.0
-    ux, uy = (b.x() - a.x()) / length, (b.y() - a.y()) / length
-    start = QPointF(a.x() + ux * RADIUS, a.y() + uy * RADIUS)
-    end = QPointF(b.x() - ux * RADIUS, b.y() - uy * RADIUS)
-    path = QPainterPath(start)
-    if bend:
-        mid = (start + end) / 2
-        control = QPointF(mid.x() - uy * bend, mid.y() + ux * bend)
-        path.quadTo(control, end)
-        angle = math.atan2(end.y() - control.y(), end.x() - control.x())
+def edge_geometry(ends: np.ndarray, bends: np.ndarray) -> np.ndarray:
+    """Points of every edge at once: start, control, end, and the two ends of the arrow head.
+
+    Args:
+        ends: m x 4 node centres (ax, ay, bx, by).
+        bends: How far each edge curves sideways (0: straight; parallel edges fan out).
+
+    Returns:
+        m x 10: start, control, end, arrow left, arrow right (x, y each).
+    """
+    a, b = ends[:, :2], ends[:, 2:]
+    unit = _unit(b - a)
+    start, end = a + unit * RADIUS, b - unit * RADIUS
+    normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
+    control = (start + end) / 2 + normal * bends[:, None]
+    tangent = _unit(end - control)
+    cos, sin = math.cos(ARROW_ANGLE), math.sin(ARROW_ANGLE)
+    tx, ty = tangent[:, 0], tangent[:, 1]
+    left = end - ARROW * np.stack([tx * cos - ty * sin, tx * sin + ty * cos], axis=1)
+    right = end - ARROW * np.stack([tx * cos + ty * sin, -tx * sin + ty * cos], axis=1)
+    return np.hstack([start, control, end, left, right])
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    length = np.hypot(vectors[:, 0], vectors[:, 1])
+    length[length == 0] = 1.0
+    return vectors / length[:, None]
+
+
+def edge_path(points: list[float], curved: bool) -> QPainterPath:
+    """One edge's path from its `edge_geometry` row: the line, then an open "V" arrow head
+    (no fill needed)."""
+    sx, sy, cx, cy, ex, ey, lx, ly, rx, ry = points
+    path = QPainterPath()
+    path.moveTo(sx, sy)
+    if curved:
+        path.quadTo(cx, cy, ex, ey)
     else:
-        path.lineTo(end)
-        angle = math.atan2(uy, ux)
-    for side in (-0.45, 0.45):  # an open "V" as the arrow head (no fill needed)
-        path.moveTo(end)
-        path.lineTo(end.x() - 7 * math.cos(angle + side), end.y() - 7 * math.sin(angle + side))
+        path.lineTo(ex, ey)
+    path.moveTo(lx, ly)
+    path.lineTo(ex, ey)
+    path.lineTo(rx, ry)
     return path
 
 
@@ -159,18 +184,22 @@ class GraphCanvas(QGraphicsView):
         # The edges share one parent, so one call hides or shows them all.
         self._edge_layer = QGraphicsRectItem()
         self._edge_layer.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
-        scene.addItem(self._edge_layer)
         seen: dict[tuple[str, str], int] = {}
+        bends, ends = [], []
+        origin = (0.0, 0.0)
         for edge in graph.edges:
             pair = (edge.source, edge.target)
             nth = seen[pair] = seen.get(pair, -1) + 1
-            bend = 0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1)
-            a = QPointF(*positions.get(edge.source, (0.0, 0.0)))
-            b = QPointF(*positions.get(edge.target, (0.0, 0.0)))
-            item = QGraphicsPathItem(edge_path(a, b, bend), self._edge_layer)
-            item.setPen(edge_pen(edge))
+            bends.append(0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1))
+            ends.append((*positions.get(edge.source, origin), *positions.get(edge.target, origin)))
+        rows = edge_geometry(np.array(ends).reshape(-1, 4), np.array(bends)).tolist()
+        for edge, bend, points in zip(graph.edges, bends, rows):
+            item = QGraphicsPathItem(self._edge_layer)
+            item.setPen(edge_pen(edge))  # before the path: the bounds are computed once
+            item.setPath(edge_path(points, bool(bend)))
             item.setData(KEY, ("edge", edge.id))
             self.edges[edge.id] = item
+        scene.addItem(self._edge_layer)  # with its children: cheaper than item by item
         labels = len(graph.nodes) <= LABELS_UP_TO
         for node in graph.nodes.values():
             x, y = positions.get(node.id, (0.0, 0.0))

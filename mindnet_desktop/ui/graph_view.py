@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidge
 
 from mindnet_desktop.core import edge_actions
 from mindnet_desktop.core.graph_slice import GraphSlice, default_root, neighbourhood, whole_vault
+from mindnet_desktop.core.model import note_id_of_chunk
 from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
 from mindnet_desktop.ui.graph_layout import Positions, compute_layout
@@ -113,7 +114,8 @@ class GraphView(QWidget):
             kinds_now = sorted(mn.vocabulary.kinds)
             if whole:
                 return whole_vault(queries, kinds, deleted), kinds_now
-            start = root if root in mn.graph.graph else default_root(queries)
+            note = note_id_of_chunk(root) if root else None  # a citation may name a chunk
+            start = note if note in mn.records else default_root(queries)
             if start is None:
                 return GraphSlice(), kinds_now
             return neighbourhood(queries, start, depth, direction, kinds, deleted), kinds_now
@@ -277,7 +279,9 @@ class GraphView(QWidget):
 
     @guarded
     def _show_menu(self, role: str, item_id: str, where: QPoint) -> None:
-        self.menu_for(role, item_id).exec(where)
+        menu = self.menu_for(role, item_id)
+        menu.exec(where)
+        menu.deleteLater()
 
     @staticmethod
     def action(menu: QMenu, text: str) -> QAction:
