@@ -44,8 +44,8 @@ RADIUS = 9.0
 LABELS_UP_TO = 300  # node titles are drawn for small graphs only
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
 ARROW, ARROW_ANGLE = 7.0, 0.45  # length and half-angle of the arrow head
-HIDE_EDGES_WHILE_ZOOMING = 3000  # edges
-SETTLE_MS = 180  # after the last zoom step, the edges come back
+HIDE_EDGES_WHILE_MOVING = 3000  # edges
+SETTLE_MS = 180  # after the last zoom or pan step, the edges come back
 KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id)
 PALETTE = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
@@ -177,7 +177,9 @@ class GraphCanvas(QGraphicsView):
 
     def _show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         scene = QGraphicsScene(self)
-        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        # No index: long edges span many cells of a BSP tree, which then costs more to keep
+        # and query than a plain list (measured with bench_graph).
+        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.nodes, self.edges, self.slice = {}, {}, graph
         self.edge_data = {edge.id: edge for edge in graph.edges}
         # Items added later are drawn on top: edges first, then nodes, then the hover label.
@@ -310,18 +312,23 @@ class GraphCanvas(QGraphicsView):
         zoom = self.transform().m11() * factor
         if not 0.02 < zoom < 20:
             return
-        if len(self.edges) > HIDE_EDGES_WHILE_ZOOMING:
-            self._edge_layer.setVisible(False)
-            self._settle.start()
+        self._moving()
         self.scale(factor, factor)
+
+    def _moving(self) -> None:
+        """A large graph hides its edges while the user zooms or pans (transparent: the
+        painter then skips them at no cost), and shows them when the moving pauses."""
+        if len(self.edges) > HIDE_EDGES_WHILE_MOVING:
+            self._edge_layer.setOpacity(0.0)
+            self._settle.start()
 
     @guarded
     def _show_edges(self) -> None:
-        self._edge_layer.setVisible(True)
+        self._edge_layer.setOpacity(1.0)
 
     def settled(self) -> bool:
-        """Whether the edges are drawn (no zoom in progress)."""
-        return self._edge_layer.isVisible()
+        """Whether the edges are drawn (no zoom or pan in progress)."""
+        return self._edge_layer.opacity() > 0
 
     @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
@@ -349,9 +356,11 @@ class GraphCanvas(QGraphicsView):
 
     @guarded
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
-        super().mouseMoveEvent(event)
         if event.buttons() != Qt.MouseButton.NoButton:
+            self._moving()  # dragging pans the view
+            super().mouseMoveEvent(event)
             return
+        super().mouseMoveEvent(event)
         found = self.hit(event.position().toPoint())
         if found and found[0] == "edge":
             edge = self.edge_data[found[1]]

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
 from mindnet_desktop.core.graph_slice import GraphSlice
 from mindnet_desktop.ui import bench_graph
 from mindnet_desktop.ui.bench_graph import synthetic_slice
-from mindnet_desktop.ui.graph_canvas import HIDE_EDGES_WHILE_ZOOMING, GraphCanvas
+from mindnet_desktop.ui.graph_canvas import HIDE_EDGES_WHILE_MOVING, GraphCanvas
 from mindnet_desktop.ui.graph_layout import Positions, compute_layout
 
 
@@ -18,7 +22,7 @@ def layout(graph: GraphSlice) -> Positions:
 
 def test_large_graph_hides_edges_only_while_zooming(qtbot) -> None:
     graph = synthetic_slice(1200, 3.0)
-    assert len(graph.edges) > HIDE_EDGES_WHILE_ZOOMING
+    assert len(graph.edges) > HIDE_EDGES_WHILE_MOVING
     canvas = GraphCanvas()
     qtbot.addWidget(canvas)
     canvas.resize(800, 600)
@@ -31,6 +35,26 @@ def test_large_graph_hides_edges_only_while_zooming(qtbot) -> None:
     canvas.zoom_by(1.25)
     assert canvas.transform().m11() > before
     assert not canvas.settled()
+    qtbot.waitUntil(canvas.settled, timeout=5000)
+
+    canvas.zoom_by(3.0)
+    qtbot.waitUntil(canvas.settled, timeout=5000)
+    bar = canvas.horizontalScrollBar()
+    start = bar.value()
+    middle = canvas.viewport().rect().center()
+    qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, pos=middle)
+    drag = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(middle.x() + 60, middle.y()),
+        canvas.viewport().mapToGlobal(QPointF(middle.x() + 60, middle.y())),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(canvas.viewport(), drag)
+    assert bar.value() != start  # dragging pans
+    assert not canvas.settled()
+    qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, pos=middle)
     qtbot.waitUntil(canvas.settled, timeout=5000)
 
 
