@@ -278,6 +278,10 @@ class GraphCanvas(QGraphicsView):
             pens = [pen for marked, pen in self._marks.values() if marked == node_id]
             item.setPen(pens[-1] if pens else self._outline)
 
+    def centre(self) -> QPointF:
+        """The scene point in the middle of the viewport."""
+        return self.mapToScene(self.viewport().rect().center())
+
     @guarded
     def center_on(self, node_id: str) -> None:
         if node_id in self.nodes:

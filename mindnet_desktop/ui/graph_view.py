@@ -54,6 +54,7 @@ class GraphView(QWidget):
         self._closed = False
         self._kinds: list[str] = []
         self.last_created: str | None = None
+        self._positions: Positions = {}  # of the last layout
 
         self.controls = GraphControls(self)
         self.canvas = GraphCanvas(self)
@@ -176,6 +177,12 @@ class GraphView(QWidget):
         if graph.root is not None:
             self.root = graph.root
         ids = list(graph.nodes)
+        if ids and all(node in self._positions for node in ids):
+            # Same notes as the last layout (a filter or "show deleted" changed, or an edge):
+            # keep them where they are, so the picture does not jump.
+            kept = {node: self._positions[node] for node in ids}
+            self._layout_ready(generation, graph, kept, 0.0, keep=True)
+            return
         pairs = [(e.source, e.target) for e in graph.edges]
 
         def layout(job: Job) -> tuple[Positions, float]:
@@ -193,13 +200,25 @@ class GraphView(QWidget):
 
     @guarded
     def _layout_ready(
-        self, generation: int, graph: GraphSlice, positions: Positions, seconds: float
+        self,
+        generation: int,
+        graph: GraphSlice,
+        positions: Positions,
+        seconds: float,
+        keep: bool = False,
     ) -> None:
         if self._closed or generation != self._generation:
             return
         self.layout_seconds = seconds
-        self.canvas.show_slice(graph, positions)
-        self.canvas.fit()
+        if keep:
+            transform, centre = self.canvas.transform(), self.canvas.centre()
+            self.canvas.show_slice(graph, positions)
+            self.canvas.setTransform(transform)
+            self.canvas.centerOn(centre)
+        else:
+            self._positions = positions
+            self.canvas.show_slice(graph, positions)
+            self.canvas.fit()
         self.side.set_legend(graph)
         self.canvas.mark("source", self.edge_source, "#d62728")
         self.controls.set_status(

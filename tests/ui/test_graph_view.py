@@ -238,3 +238,11 @@ def test_shutdown_drops_late_results(qtbot, view, host) -> None:
     with qtbot.waitSignal(job.finished, timeout=30000):  # queued after their results
         ready.set()
     assert view.edge_count() == before
+
+
+def test_a_filter_change_keeps_the_notes_where_they_were(qtbot, view) -> None:
+    before = {n: view.canvas.position(n) for n in view.canvas.nodes}
+    box = view.controls.kind_box
+    redraw(qtbot, view, lambda: box.setCurrentIndex(box.findData("references")))
+    assert view.node_count() < len(before)
+    assert all(view.canvas.position(n) == before[n] for n in view.canvas.nodes)
