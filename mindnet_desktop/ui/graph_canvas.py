@@ -60,10 +60,6 @@ def colour_for(name: str) -> QColor:
     return QColor(PALETTE[zlib.crc32(name.encode("utf-8")) % len(PALETTE)])
 
 
-def node_colour(node: SliceNode) -> QColor:
-    return UNRESOLVED if node.kind != "note" else colour_for(node.type or "default")
-
-
 @functools.cache
 def _brush(kind: str, type_: str) -> QBrush:
     return QBrush(UNRESOLVED if kind != "note" else colour_for(type_ or "default"))
@@ -203,6 +199,7 @@ class GraphCanvas(QGraphicsView):
             self.edges[edge.id] = item
         scene.addItem(self._edge_layer)  # with its children: cheaper than item by item
         labels = len(graph.nodes) <= LABELS_UP_TO
+        ink = self.palette().text()  # readable on the light and the dark palette
         for node in graph.nodes.values():
             x, y = positions.get(node.id, (0.0, 0.0))
             item = QGraphicsEllipseItem(x - RADIUS, y - RADIUS, 2 * RADIUS, 2 * RADIUS)
@@ -211,6 +208,7 @@ class GraphCanvas(QGraphicsView):
             item.setData(KEY, ("node", node.id))
             if labels:
                 text = QGraphicsSimpleTextItem(_short(node.title), item)
+                text.setBrush(ink)
                 text.setPos(x + RADIUS + 2, y - RADIUS)
             scene.addItem(item)
             self.nodes[node.id] = item
