@@ -248,3 +248,38 @@ def test_a_filter_change_keeps_the_notes_where_they_were(qtbot, view) -> None:
     redraw(qtbot, view, lambda: box.setCurrentIndex(box.findData(rare)))
     assert view.node_count() < len(before)
     assert all(view.canvas.position(n) == before[n] for n in view.canvas.nodes)
+
+
+def test_in_read_only_vault_mode_a_new_edge_goes_to_the_overlay(
+    qtbot, vault: Path, tmp_path: Path
+) -> None:
+    def opener() -> Mindnet:
+        mn = Mindnet(
+            vault, tmp_path / "ro", embedder=HashEmbedder(), write=True, read_only_vault=True
+        )
+        run_import(mn)
+        return mn
+
+    service = ServiceHost(opener)
+    with qtbot.waitSignal(service.opened, timeout=60000):
+        service.open()
+    widget = GraphView(service)
+    qtbot.addWidget(widget)
+    try:
+        with qtbot.waitSignal(widget.drawn, timeout=30000):
+            widget.focus_note(ROOT)
+        note = vault / widget.canvas.slice.nodes[ROOT].path
+        text = note.read_bytes()
+        target = sorted(n for n in widget.canvas.slice.nodes if n != ROOT)[-1]
+        widget.set_edge_source(ROOT)
+        widget.set_edge_target(target)
+        widget.side.kind_box.setCurrentText("similar_to")
+        redraw(qtbot, widget, widget.side.create_button.click)
+        made = widget.canvas.edge_data[widget.last_created or ""]
+        assert (made.source, made.target, made.kind) == (ROOT, target, "similar_to")
+        assert made.provenance == "user"
+        assert "user" in widget.canvas.tooltip("edge", made.id)
+        assert note.read_bytes() == text  # the note was not written
+    finally:
+        widget.shutdown()
+        service.close()
