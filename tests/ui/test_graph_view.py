@@ -283,3 +283,13 @@ def test_in_read_only_vault_mode_a_new_edge_goes_to_the_overlay(
     finally:
         widget.shutdown()
         service.close()
+
+
+def test_depth_two_draws_what_a_traversal_reaches(qtbot, view, host) -> None:
+    direction = view.controls.direction_box
+    redraw(qtbot, view, lambda: direction.setCurrentIndex(direction.findData("out")))
+    one = view.node_count()
+    redraw(qtbot, view, lambda: view.controls.depth_spin.setValue(2))
+    reached = on_core(qtbot, host, lambda mn: {n for n, _, _ in mn.queries.traverse(ROOT, 2)})
+    assert set(view.canvas.nodes) == reached
+    assert len(reached) > one
