@@ -18,6 +18,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QHelpEvent,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPainterPath,
@@ -331,6 +332,19 @@ class GraphCanvas(QGraphicsView):
     def settled(self) -> bool:
         """Whether the edges are drawn (no zoom or pan in progress)."""
         return self._edge_layer.opacity() > 0
+
+    @guarded
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        """+ and - zoom, 0 shows the whole graph."""
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_by(1.25)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom_by(0.8)
+        elif key == Qt.Key.Key_0:
+            self.fit()
+        else:
+            super().keyPressEvent(event)
 
     @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API

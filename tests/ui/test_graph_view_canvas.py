@@ -74,3 +74,19 @@ def test_bench_reports_draw_and_frame_times(capsys) -> None:
     report = json.loads(capsys.readouterr().out)
     assert report["nodes"] == 300 and report["edges"] > 0
     assert report["drawn_s"] > 0 and report["frame_ms"]["pan_median"] > 0
+
+
+def test_keys_zoom_and_fit(qtbot) -> None:
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(600, 400)
+    graph = synthetic_slice(200, 2.0)
+    canvas.show_slice(graph, layout(graph))
+    canvas.fit()
+    fitted = canvas.transform().m11()
+    qtbot.keyClick(canvas, Qt.Key.Key_Plus)
+    assert canvas.transform().m11() > fitted
+    qtbot.keyClick(canvas, Qt.Key.Key_0)
+    assert canvas.transform().m11() == fitted
+    qtbot.keyClick(canvas, Qt.Key.Key_Minus)
+    assert canvas.transform().m11() < fitted
