@@ -4,12 +4,12 @@
 <context>
     <name>GraphCanvas</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="213"/>
+        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="243"/>
         <source>Unresolved link: {0}</source>
         <translation>Nicht aufgelöster Link: {0}</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="214"/>
+        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="244"/>
         <source>{0}
 Type: {1}
 Path: {2}</source>
@@ -18,7 +18,7 @@ Typ: {1}
 Pfad: {2}</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="217"/>
+        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="247"/>
         <source>{0}: {1} → {2}
 Provenance: {3}
 Rule: {4}
@@ -29,7 +29,7 @@ Regel: {4}
 Konfidenz: {5}</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="225"/>
+        <location filename="../../mindnet_desktop/ui/graph_canvas.py" line="255"/>
         <source>(deleted)</source>
         <translation>(gelöscht)</translation>
     </message>
@@ -171,47 +171,47 @@ Typ: {1}</translation>
 <context>
     <name>GraphView</name>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="121"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="124"/>
         <source>Loading the graph…</source>
         <translation>Graph wird geladen …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="184"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="193"/>
         <source>Laying out {0} notes…</source>
         <translation>{0} Notizen werden angeordnet …</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="204"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="225"/>
         <source>{0} notes, {1} edges</source>
         <translation>{0} Notizen, {1} Kanten</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="260"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="281"/>
         <source>Restore edge</source>
         <translation>Kante wiederherstellen</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="263"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="284"/>
         <source>Delete edge</source>
         <translation>Kante löschen</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="267"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="288"/>
         <source>Show its neighbourhood</source>
         <translation>Nachbarschaft zeigen</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="269"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="290"/>
         <source>Start edge from here</source>
         <translation>Kante hier beginnen</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="271"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="292"/>
         <source>Connect to here</source>
         <translation>Hierher verbinden</translation>
     </message>
     <message>
-        <location filename="../../mindnet_desktop/ui/graph_view.py" line="325"/>
+        <location filename="../../mindnet_desktop/ui/graph_view.py" line="348"/>
         <source>Pick a source note, a target note and a kind first.</source>
         <translation>Wähle zuerst eine Quell-Notiz, eine Ziel-Notiz und eine Art.</translation>
     </message>
