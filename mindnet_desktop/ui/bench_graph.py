@@ -1,0 +1,178 @@
+"""Benchmark of the graph view at vault scale: `python -m mindnet_desktop.ui.bench_graph
+[--nodes 5000] [--edges-per-node 3] [--json]`.
+
+Builds a synthetic graph slice (notes of every type, edges of several kinds and
+provenances), lays it out as the view does (off the GUI thread there; timed alone here),
+draws it on the view's canvas and paints it once, then zooms with wheel events and pans by
+dragging, painting after each step. Reports layout time, draw time (scene built + first
+paint), step frame times and the full paint when the moving pauses (a large graph hides its
+edges while moving). Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from mindnet_desktop.core.graph_slice import GraphSlice, SliceEdge, SliceNode
+
+TYPES = ["concept", "project", "journal", "experience", "person", "task", "decision", "value"]
+KINDS = ["references", "related_to", "depends_on", "caused_by", "derived_from", "resolves"]
+PROVENANCES = ["explicit", "explicit", "rule", "user"]
+
+
+def synthetic_slice(nodes: int, edges_per_node: float = 3.0, seed: int = 7) -> GraphSlice:
+    """A vault-like graph: most links go to nearby notes (clusters), some anywhere."""
+    rng = random.Random(seed)
+    ids = [f"Bereich {i % 50:02d}/Notiz {i:05d}" for i in range(nodes)]
+    graph = GraphSlice()
+    for i, node_id in enumerate(ids):
+        graph.nodes[node_id] = SliceNode(
+            node_id, "note", f"Notiz {i:05d}", TYPES[i % len(TYPES)], node_id + ".md"
+        )
+    for n in range(int(nodes * edges_per_node)):
+        i = rng.randrange(nodes)
+        j = (i + rng.randint(1, 40)) % nodes if rng.random() < 0.8 else rng.randrange(nodes)
+        if i == j:
+            continue
+        provenance = rng.choice(PROVENANCES)
+        graph.edges.append(
+            SliceEdge(
+                f"e_{n:08d}",
+                rng.choice(KINDS),
+                ids[i],
+                ids[j],
+                provenance,
+                "edge_defaults:concept:related_to" if provenance == "rule" else "explicit:wikilink",
+                0.7 if provenance == "rule" else 1.0,
+            )
+        )
+    return graph
+
+
+def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent, QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from mindnet_desktop.ui.graph_canvas import GraphCanvas
+    from mindnet_desktop.ui.graph_layout import compute_layout
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    graph = synthetic_slice(nodes, edges_per_node)
+    t0 = time.perf_counter()
+    positions = compute_layout(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
+    layout_s = time.perf_counter() - t0
+
+    canvas = GraphCanvas()
+    canvas.resize(1280, 800)
+    canvas.show()
+    app.processEvents()
+    t0 = time.perf_counter()
+    canvas.show_slice(graph, positions)
+    canvas.fit()
+    built_s = time.perf_counter() - t0
+    canvas.viewport().repaint()
+    draw_s = time.perf_counter() - t0
+
+    def frame(action: Any) -> float:
+        start = time.perf_counter()
+        action()
+        canvas.viewport().repaint()
+        return (time.perf_counter() - start) * 1000
+
+    def wheel(notches: int) -> None:
+        centre = QPointF(canvas.viewport().rect().center())
+        event = QWheelEvent(
+            centre,
+            canvas.viewport().mapToGlobal(centre),
+            QPoint(),
+            QPoint(0, 120 * notches),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
+        QApplication.sendEvent(canvas.viewport(), event)
+
+    def mouse(kind: QEvent.Type, x: int, buttons: Qt.MouseButton) -> None:
+        pos = QPointF(x, canvas.viewport().height() / 2)
+        button = Qt.MouseButton.LeftButton if kind != QEvent.Type.MouseMove else buttons
+        event = QMouseEvent(
+            kind,
+            pos,
+            canvas.viewport().mapToGlobal(pos),
+            button,
+            buttons,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QApplication.sendEvent(canvas.viewport(), event)
+
+    def settle() -> float:
+        """The full paint (edges back) once the zooming or panning pauses."""
+        canvas._settle.stop()
+        return frame(canvas._show_edges)
+
+    zoom = [frame(lambda: wheel(-1)) for _ in range(2)]
+    settled = [settle()]
+    zoom += [frame(lambda: wheel(1)) for _ in range(steps)]
+    settled.append(settle())
+    left, held = 300, Qt.MouseButton.LeftButton
+    mouse(QEvent.Type.MouseButtonPress, left, held)
+    pan = [
+        frame(lambda i=i: mouse(QEvent.Type.MouseMove, left + 30 * i, held))
+        for i in range(1, steps + 1)
+    ]
+    mouse(QEvent.Type.MouseButtonRelease, left + 30 * steps, Qt.MouseButton.NoButton)
+    settled.append(settle())
+    canvas.close()
+    return {
+        "nodes": len(graph.nodes),
+        "edges": len(graph.edges),
+        "layout_s": round(layout_s, 3),
+        "scene_built_s": round(built_s, 3),
+        "drawn_s": round(draw_s, 3),
+        "frame_ms": {
+            "zoom_step_median": round(statistics.median(zoom), 1),
+            "zoom_step_max": round(max(zoom), 1),
+            "settle_full_paint": [round(t, 1) for t in settled],
+            "pan_median": round(statistics.median(pan), 1),
+            "pan_max": round(max(pan), 1),
+        },
+        "target": {"drawn_s": 2.0, "met": draw_s < 2.0},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mindnet_desktop.ui.bench_graph")
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--edges-per-node", type=float, default=3.0)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = parser.parse_args(argv)
+    report = run(args.nodes, args.edges_per_node)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    frames = report["frame_ms"]
+    print(f"graph: {report['nodes']} nodes, {report['edges']} edges")
+    print(f"layout (off the GUI thread in the app): {report['layout_s']:.2f} s")
+    print(f"scene built: {report['scene_built_s']:.2f} s")
+    print(f"drawn (scene built + first paint): {report['drawn_s']:.2f} s (target < 2 s)")
+    print(
+        f"zoom steps (wheel): median {frames['zoom_step_median']} ms,"
+        f" max {frames['zoom_step_max']} ms"
+    )
+    print(f"pan steps (drag): median {frames['pan_median']} ms, max {frames['pan_max']} ms")
+    print(f"full paint when zooming / panning pauses: {frames['settle_full_paint']} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

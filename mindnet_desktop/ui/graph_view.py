@@ -1,0 +1,361 @@
+"""The graph view pane: the knowledge graph around the selected note (or the whole vault),
+filtered by kind, direction and depth; click a node for its neighbours and a preview; delete,
+restore and create edges.
+
+Every service call runs on the `ServiceHost`'s core thread, the layout on the global pool
+(`run_pure`, on copied ids); the GUI thread only builds the scene. A generation counter
+drops results of requests that a newer one has replaced.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidget
+
+from mindnet_desktop.core import edge_actions
+from mindnet_desktop.core.graph_slice import GraphSlice, default_root, neighbourhood, whole_vault
+from mindnet_desktop.core.model import note_id_of_chunk
+from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.graph_canvas import GraphCanvas
+from mindnet_desktop.ui.graph_layout import Positions, compute_layout
+from mindnet_desktop.ui.graph_panels import GraphControls, GraphSidePanel
+from mindnet_desktop.ui.graph_refs import guarded
+from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
+
+PREVIEW_CHARS = 400
+
+
+class GraphView(QWidget):
+    """The graph pane of the main window.
+
+    Args:
+        host: The window's open `ServiceHost`.
+    """
+
+    note_selected = Signal(str)
+    drawn = Signal()  # the scene shows the latest request (tests, benchmarks)
+    error = Signal(str)
+
+    def __init__(self, host: ServiceHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.root: str | None = None
+        self.selected: str | None = None
+        self.edge_source: str | None = None
+        self.edge_target: str | None = None
+        self.layout_seconds = 0.0
+        self._generation = 0
+        self._jobs: list[Job] = []
+        self._closed = False
+        self._kinds: list[str] = []
+        self.last_created: str | None = None
+        self._positions: Positions = {}  # of the last layout
+
+        self.controls = GraphControls(self)
+        self.canvas = GraphCanvas(self)
+        self.side = GraphSidePanel(self)
+        left = QWidget(self)
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.controls)
+        column.addWidget(self.canvas, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(left)
+        splitter.addWidget(self.side)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        box = QHBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(splitter)
+
+        self.controls.changed.connect(self.reload)
+        self.canvas.node_clicked.connect(self.select_node)
+        self.canvas.node_double_clicked.connect(self.focus_note)
+        self.canvas.menu_requested.connect(self._show_menu)
+        self.side.neighbour_activated.connect(self.focus_note)
+        self.side.create_requested.connect(self.create_edge)
+        self.side.clear_requested.connect(self._clear_new_edge)
+        if host.mindnet is None:
+            host.opened.connect(self.reload)
+        else:
+            self.reload()
+
+    # -- public interface ------------------------------------------------------------------
+    @Slot(str)
+    def focus_note(self, note_id: str) -> None:
+        """Centre the view on a note: in neighbourhood mode its neighbourhood is redrawn."""
+        self.root = note_id
+        self.selected = note_id
+        if self.controls.whole_vault() and note_id in self.canvas.nodes:
+            self.canvas.mark("selected", note_id, "#ffb000")
+            self.canvas.center_on(note_id)
+            self._load_details(note_id)
+        else:
+            self.reload()
+
+    @Slot()
+    def reload(self, *_: object) -> None:
+        """Read the graph again (the store changed, a filter changed)."""
+        if self._closed or self.host.mindnet is None:
+            return
+        self._generation += 1
+        generation = self._generation
+        whole = self.controls.whole_vault()
+        root, depth = self.root, self.controls.depth()
+        direction, kinds = self.controls.direction(), self.controls.kinds()
+        deleted = self.controls.show_deleted()
+
+        def fetch(mn: Mindnet, job: Job) -> tuple[GraphSlice, list[str]]:
+            queries = mn.queries
+            kinds_now = sorted(mn.vocabulary.kinds)
+            if whole:
+                return whole_vault(queries, kinds, deleted), kinds_now
+            note = note_id_of_chunk(root) if root else None  # a citation may name a chunk
+            start = note if note in mn.records else default_root(queries)
+            if start is None:
+                return GraphSlice(), kinds_now
+            return neighbourhood(queries, start, depth, direction, kinds, deleted), kinds_now
+
+        self.controls.set_status(self.tr("Loading the graph…"))
+        self._submit(fetch, "graph slice", lambda result: self._slice_ready(generation, *result))
+
+    def node_count(self) -> int:
+        """Nodes drawn."""
+        return len(self.canvas.nodes)
+
+    def edge_count(self) -> int:
+        """Edges drawn."""
+        return len(self.canvas.edges)
+
+    def shutdown(self) -> None:
+        """Cancel every job; results that still arrive are dropped."""
+        self._closed = True
+        for job in self._jobs:
+            job.cancel()
+        self._jobs.clear()
+
+    # -- loading ---------------------------------------------------------------------------
+    def _submit(self, fn: Any, name: str, on_done: Any, pure: bool = False) -> Job | None:
+        """Start `fn` on the core thread (or the pool when `pure`) and call `on_done` with its
+        result on the GUI thread. The job waits until its signals are connected: a quick job
+        could otherwise finish before anyone listens."""
+        self._jobs = [j for j in self._jobs if not j.is_finished()]
+        ready = threading.Event()
+
+        def run_service(mn: Mindnet, job: Job) -> Any:
+            ready.wait()
+            return fn(mn, job)
+
+        def run(job: Job) -> Any:
+            ready.wait()
+            return fn(job)
+
+        try:
+            job = run_pure(run, name) if pure else self.host.submit(run_service, name)
+        except RuntimeError as exc:  # the window is closing
+            self._failed(str(exc))
+            return None
+        job.done.connect(on_done)
+        job.failed.connect(self._failed)
+        self._jobs.append(job)
+        ready.set()
+        return job
+
+    @guarded
+    def _slice_ready(self, generation: int, graph: GraphSlice, kinds: list[str]) -> None:
+        if self._closed or generation != self._generation:
+            return
+        if kinds != self._kinds:
+            self._kinds = kinds
+            self.controls.set_kinds(kinds)
+            self.side.set_kinds(kinds)
+        if graph.root is not None:
+            self.root = graph.root
+        ids = list(graph.nodes)
+        if ids and all(node in self._positions for node in ids):
+            # Same notes as the last layout (a filter or "show deleted" changed, or an edge):
+            # keep them where they are, so the picture does not jump.
+            kept = {node: self._positions[node] for node in ids}
+            self._layout_ready(generation, graph, kept, 0.0, keep=True)
+            return
+        pairs = [(e.source, e.target) for e in graph.edges]
+
+        def layout(job: Job) -> tuple[Positions, float]:
+            start = time.perf_counter()
+            positions = compute_layout(ids, pairs, cancelled=job.cancelled)
+            return positions, time.perf_counter() - start
+
+        self.controls.set_status(self.tr("Laying out {0} notes…").format(len(ids)))
+        self._submit(
+            layout,
+            "graph layout",
+            lambda result: self._layout_ready(generation, graph, *result),
+            pure=True,
+        )
+
+    @guarded
+    def _layout_ready(
+        self,
+        generation: int,
+        graph: GraphSlice,
+        positions: Positions,
+        seconds: float,
+        keep: bool = False,
+    ) -> None:
+        if self._closed or generation != self._generation:
+            return
+        self.layout_seconds = seconds
+        if keep:
+            transform, centre = self.canvas.transform(), self.canvas.centre()
+            self.canvas.show_slice(graph, positions)
+            self.canvas.setTransform(transform)
+            self.canvas.centerOn(centre)
+        else:
+            self._positions = positions
+            self.canvas.show_slice(graph, positions)
+            self.canvas.fit()
+        self.side.set_legend(graph)
+        self.canvas.mark("source", self.edge_source, "#d62728")
+        self.controls.set_status(
+            self.tr("{0} notes, {1} edges").format(self.node_count(), self.edge_count())
+        )
+        if graph.root and self.selected in (None, graph.root):
+            self.select_node(graph.root, announce=False)
+        self.drawn.emit()
+
+    @guarded
+    def _failed(self, message: str) -> None:
+        if self._closed:
+            return
+        self.controls.set_status(message, error=True)
+        self.error.emit(message)
+
+    # -- selection and details ---------------------------------------------------------------
+    @Slot(str)
+    def select_node(self, node_id: str, announce: bool = True) -> None:
+        """Select a drawn node: outline it, list its neighbours, show a preview."""
+        self.selected = node_id
+        self.canvas.mark("selected", node_id, "#ffb000")
+        node = self.canvas.slice.nodes.get(node_id)
+        if node is None or node.kind != "note":
+            self.side.show_details(None, [], "")
+            return
+        if announce:
+            self.note_selected.emit(node_id)
+        self._load_details(node_id)
+
+    def _load_details(self, node_id: str) -> None:
+        direction, kinds = self.controls.direction(), self.controls.kinds()
+        deleted = self.controls.show_deleted()
+
+        def details(mn: Mindnet, job: Job) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+            queries = mn.queries
+            page = queries.neighbors(node_id, direction, kinds, 500, None, deleted)
+            chunks = mn.store.chunks(node_id)
+            first = min(chunks, key=lambda c: c.seq).text if chunks else ""
+            return queries.node_info(node_id), [item.node for item in page.items], first
+
+        self._submit(details, "graph details", lambda result: self._details_ready(node_id, *result))
+
+    @guarded
+    def _details_ready(
+        self, node_id: str, info: dict[str, Any], neighbours: list[dict[str, Any]], text: str
+    ) -> None:
+        if self._closed or node_id != self.selected:
+            return
+        preview = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+        self.side.show_details(info, neighbours, preview)
+
+    # -- context menus -------------------------------------------------------------------------
+    def menu_for(self, role: str, item_id: str) -> QMenu:
+        """The context menu of a node or an edge (built here, shown by `_show_menu`)."""
+        menu = QMenu(self)
+        if role == "edge":
+            edge = self.canvas.edge_data[item_id]
+            if edge.deleted:
+                action = menu.addAction(self.tr("Restore edge"))
+                action.triggered.connect(lambda: self.restore_edge(item_id))
+            else:
+                action = menu.addAction(self.tr("Delete edge"))
+                action.triggered.connect(lambda: self.delete_edge(item_id))
+            return menu
+        note = self.canvas.slice.nodes[item_id].kind == "note"
+        focus = menu.addAction(self.tr("Show its neighbourhood"))
+        focus.triggered.connect(lambda: self.focus_note(item_id))
+        start = menu.addAction(self.tr("Start edge from here"))
+        start.triggered.connect(lambda: self.set_edge_source(item_id))
+        connect = menu.addAction(self.tr("Connect to here"))
+        connect.triggered.connect(lambda: self.set_edge_target(item_id))
+        for action in (focus, start, connect):
+            action.setEnabled(note)
+        connect.setEnabled(note and self.edge_source not in (None, item_id))
+        return menu
+
+    @guarded
+    def _show_menu(self, role: str, item_id: str, where: QPoint) -> None:
+        menu = self.menu_for(role, item_id)
+        menu.exec(where)
+        menu.deleteLater()
+
+    @staticmethod
+    def action(menu: QMenu, text: str) -> QAction:
+        """The menu's action with this text (tests drive menus through it)."""
+        return next(a for a in menu.actions() if a.text() == text)
+
+    # -- edge actions ---------------------------------------------------------------------------
+    def delete_edge(self, edge_id: str) -> None:
+        self._submit(lambda mn, job: edge_actions.delete_edge(mn, edge_id), "delete", self.reload)
+
+    def restore_edge(self, edge_id: str) -> None:
+        self._submit(lambda mn, job: edge_actions.restore_edge(mn, edge_id), "restore", self.reload)
+
+    def set_edge_source(self, node_id: str) -> None:
+        self.edge_source = node_id
+        if self.edge_target == node_id:
+            self.edge_target = None
+        self.canvas.mark("source", node_id, "#d62728")
+        self._show_new_edge()
+
+    def set_edge_target(self, node_id: str) -> None:
+        self.edge_target = node_id
+        self._show_new_edge()
+
+    def _show_new_edge(self) -> None:
+        nodes = self.canvas.slice.nodes
+
+        def title(node_id: str | None) -> str:
+            return nodes[node_id].title if node_id in nodes else (node_id or "")
+
+        self.side.show_new_edge(title(self.edge_source), title(self.edge_target))
+
+    @guarded
+    def _clear_new_edge(self) -> None:
+        self.edge_source = self.edge_target = None
+        self.canvas.mark("source", None, "#d62728")
+        self.side.show_new_edge("", "")
+
+    @Slot(str)
+    def create_edge(self, kind: str) -> None:
+        """Create `edge_source -[kind]-> edge_target` through the core (a callout in the
+        note, or the overlay in read-only-vault mode), then redraw."""
+        source, target = self.edge_source, self.edge_target
+        if source is None or target is None or not kind:
+            self._failed(self.tr("Pick a source note, a target note and a kind first."))
+            return
+
+        def create(mn: Mindnet, job: Job) -> str:
+            edge, stored = edge_actions.add_edge(mn, source, kind, target)
+            return edge.id
+
+        self._submit(create, "create edge", self._edge_created)
+
+    @guarded
+    def _edge_created(self, edge_id: str) -> None:
+        self.last_created = edge_id
+        self._clear_new_edge()
+        self.reload()
