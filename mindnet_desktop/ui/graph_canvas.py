@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.graph_slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.graph_layout import Positions
-from mindnet_desktop.ui.graph_refs import DEFAULT_RESERVE, guarded, keep_none_alive
 
 RADIUS = 9.0
 LABELS_UP_TO = 300  # node titles are drawn for small graphs only
@@ -169,8 +168,7 @@ class GraphCanvas(QGraphicsView):
     # -- drawing -------------------------------------------------------------------------
     def show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
-        with keep_none_alive(20 * (len(graph.nodes) + len(graph.edges)) + DEFAULT_RESERVE):
-            self._show_slice(graph, positions)
+        self._show_slice(graph, positions)
 
     def _show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         scene = QGraphicsScene(self)
@@ -258,7 +256,6 @@ class GraphCanvas(QGraphicsView):
         node = self.slice.nodes.get(node_id)
         return node.title if node else node_id
 
-    @guarded
     def mark(self, key: str, node_id: str | None, colour: str) -> None:
         """Outline one node; `key` names the mark ("selected", "source", ...)."""
         pen = QPen(QColor(colour), 3.0)
@@ -281,7 +278,6 @@ class GraphCanvas(QGraphicsView):
         """The scene point in the middle of the viewport."""
         return self.mapToScene(self.viewport().rect().center())
 
-    @guarded
     def center_on(self, node_id: str) -> None:
         if node_id in self.nodes:
             self.centerOn(self.position(node_id))
@@ -304,7 +300,6 @@ class GraphCanvas(QGraphicsView):
         return self.mapFromScene(self.edges[item_id].path().pointAtPercent(0.5))
 
     # -- zoom, pan, hover, clicks ---------------------------------------------------------
-    @guarded
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
         self.zoom_by(1.0015 ** event.angleDelta().y())
         event.accept()
@@ -325,7 +320,6 @@ class GraphCanvas(QGraphicsView):
             self._edge_layer.setOpacity(0.0)
             self._settle.start()
 
-    @guarded
     def _show_edges(self) -> None:
         self._edge_layer.setOpacity(1.0)
 
@@ -333,7 +327,6 @@ class GraphCanvas(QGraphicsView):
         """Whether the edges are drawn (no zoom or pan in progress)."""
         return self._edge_layer.opacity() > 0
 
-    @guarded
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         """+ and - zoom, 0 shows the whole graph."""
         key = event.key()
@@ -346,12 +339,10 @@ class GraphCanvas(QGraphicsView):
         else:
             super().keyPressEvent(event)
 
-    @guarded
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         self._press = event.position().toPoint()
         super().mousePressEvent(event)
 
-    @guarded
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         pos = event.position().toPoint()
         clicked = self._press is not None and (pos - self._press).manhattanLength() < 4
@@ -362,7 +353,6 @@ class GraphCanvas(QGraphicsView):
             if found and found[0] == "node":
                 self.node_clicked.emit(found[1])
 
-    @guarded
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         found = self.hit(event.position().toPoint())
         if found and found[0] == "node":
@@ -370,7 +360,6 @@ class GraphCanvas(QGraphicsView):
         else:
             super().mouseDoubleClickEvent(event)
 
-    @guarded
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if event.buttons() != Qt.MouseButton.NoButton:
             self._moving()  # dragging pans the view
@@ -387,7 +376,6 @@ class GraphCanvas(QGraphicsView):
         else:
             self._hover.hide()
 
-    @guarded
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             found = self.hit(event.pos())
@@ -402,14 +390,12 @@ class GraphCanvas(QGraphicsView):
         """The edge label shown under the mouse ("" when none)."""
         return self._hover.text() if self._hover.isVisible() else ""
 
-    @guarded
     def contextMenuEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt API
         found = self.hit(event.pos())
         if found:
             self.menu_requested.emit(found[0], found[1], event.globalPos())
             event.accept()
 
-    @guarded
     def fit(self) -> None:
         rect: QRectF = self.scene().sceneRect()
         if rect.width() < self.viewport().width() and rect.height() < self.viewport().height():

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 from mindnet_desktop.core.graph_slice import GraphSlice
 from mindnet_desktop.core.queries import Direction
 from mindnet_desktop.ui.graph_canvas import UNRESOLVED, colour_for
-from mindnet_desktop.ui.graph_refs import guarded
 
 ALL = ""  # the kind filter's "all kinds" entry
 
@@ -76,7 +75,6 @@ class GraphControls(QWidget):
         self.depth_spin.valueChanged.connect(self.changed)
         self.deleted_check.toggled.connect(self.changed)
 
-    @guarded
     def _focus_changed(self, *_: Any) -> None:
         neighbourhood = not self.whole_vault()
         self.direction_box.setEnabled(neighbourhood)
@@ -99,7 +97,6 @@ class GraphControls(QWidget):
     def show_deleted(self) -> bool:
         return self.deleted_check.isChecked()
 
-    @guarded
     def set_kinds(self, kinds: list[str]) -> None:
         """Offer the vocabulary's kinds; the current choice stays when it still exists."""
         current = self.kind_box.currentData()
@@ -111,7 +108,6 @@ class GraphControls(QWidget):
         self.kind_box.setCurrentIndex(max(self.kind_box.findData(current), 0))
         self.kind_box.blockSignals(False)
 
-    @guarded
     def set_status(self, text: str, error: bool = False) -> None:
         self.status.setText(text)
         self.status.setStyleSheet("color: #c62828;" if error else "")
@@ -161,24 +157,20 @@ class GraphSidePanel(QWidget):
         self.clear_button.clicked.connect(self.clear_requested)
         self.show_new_edge("", "")
 
-    @guarded
     def _activated(self, item: QListWidgetItem) -> None:
         node = item.data(Qt.ItemDataRole.UserRole)
         if node:
             self.neighbour_activated.emit(str(node))
 
-    @guarded
     def _create(self, *_: Any) -> None:
         self.create_requested.emit(self.kind_box.currentText())
 
-    @guarded
     def set_kinds(self, kinds: list[str]) -> None:
         current = self.kind_box.currentText() or "related_to"
         self.kind_box.clear()
         self.kind_box.addItems(kinds)
         self.kind_box.setCurrentIndex(max(self.kind_box.findText(current), 0))
 
-    @guarded
     def set_legend(self, graph: GraphSlice) -> None:
         """Note types (node colours) and edge kinds (line colours) in the drawn graph."""
         self.legend.clear()
@@ -191,7 +183,6 @@ class GraphSidePanel(QWidget):
             self.legend.addItem(QListWidgetItem(swatch(colour_for(kind)), "→ " + kind))
         self.legend.addItem(self.tr("- - dashed: made by a rule"))
 
-    @guarded
     def show_details(
         self, info: dict[str, Any] | None, neighbours: list[dict[str, Any]], text: str
     ) -> None:
@@ -211,7 +202,6 @@ class GraphSidePanel(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, node["id"])
             self.neighbours.addItem(item)
 
-    @guarded
     def show_new_edge(self, source: str, target: str) -> None:
         self.source_label.setText(source or self.tr("(context menu: Start edge from here)"))
         self.target_label.setText(target or self.tr("(context menu: Connect to here)"))

@@ -24,7 +24,6 @@ from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
 from mindnet_desktop.ui.graph_layout import Positions, compute_layout
 from mindnet_desktop.ui.graph_panels import GraphControls, GraphSidePanel
-from mindnet_desktop.ui.graph_refs import guarded
 from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
 
 PREVIEW_CHARS = 400
@@ -166,7 +165,6 @@ class GraphView(QWidget):
         ready.set()
         return job
 
-    @guarded
     def _slice_ready(self, generation: int, graph: GraphSlice, kinds: list[str]) -> None:
         if self._closed or generation != self._generation:
             return
@@ -198,7 +196,6 @@ class GraphView(QWidget):
             pure=True,
         )
 
-    @guarded
     def _layout_ready(
         self,
         generation: int,
@@ -228,7 +225,6 @@ class GraphView(QWidget):
             self.select_node(graph.root, announce=False)
         self.drawn.emit()
 
-    @guarded
     def _failed(self, message: str) -> None:
         if self._closed:
             return
@@ -262,7 +258,6 @@ class GraphView(QWidget):
 
         self._submit(details, "graph details", lambda result: self._details_ready(node_id, *result))
 
-    @guarded
     def _details_ready(
         self, node_id: str, info: dict[str, Any], neighbours: list[dict[str, Any]], text: str
     ) -> None:
@@ -296,7 +291,6 @@ class GraphView(QWidget):
         connect.setEnabled(note and self.edge_source not in (None, item_id))
         return menu
 
-    @guarded
     def _show_menu(self, role: str, item_id: str, where: QPoint) -> None:
         menu = self.menu_for(role, item_id)
         menu.exec(where)
@@ -333,7 +327,6 @@ class GraphView(QWidget):
 
         self.side.show_new_edge(title(self.edge_source), title(self.edge_target))
 
-    @guarded
     def _clear_new_edge(self) -> None:
         self.edge_source = self.edge_target = None
         self.canvas.mark("source", None, "#d62728")
@@ -354,7 +347,6 @@ class GraphView(QWidget):
 
         self._submit(create, "create edge", self._edge_created)
 
-    @guarded
     def _edge_created(self, edge_id: str) -> None:
         self.last_created = edge_id
         self._clear_new_edge()
