@@ -1,18 +1,19 @@
 """The hybrid retriever: semantic and lexical candidates ranked with graph and type signals,
 every hit explained (score_breakdown + reasons).
 
-The edge term sums the weighted edges reaching a hit's note from other candidate notes, each
-counted in proportion to how relevant its source is; edge and centrality are then scaled by
-the hit's own relevance (its similarity relative to the best candidate's).
-
 Candidates are the union of the semantic top-N (Chroma) and the lexical top-N (BM25 over
 text, title/aliases, headings and tags, `lexical.py`), so a note that only one signal finds
-can still win; the lexical term is each chunk's BM25 score relative to the best one.
+can still win. The semantic term is the cosine similarity scaled to the candidates (best 1,
+worst 0; the reasons name the level of the cosine itself), the lexical term each chunk's BM25
+score relative to the best one.
+
+The edge term sums the weighted edges reaching a hit's note from other candidate notes, each
+counted in proportion to how relevant its source is; edge and centrality are then scaled by
+the hit's own relevance (semantic and lexical terms blended by their weights).
 
 score = Σ weight · raw over the terms semantic, lexical, name (the query names the note),
-edge, centrality, type and status; the
-breakdown lists raw, weight and contribution of each, in that order, and the score is the
-sum of the contributions.
+edge, centrality, type and status; the breakdown lists raw, weight and contribution of each,
+in that order, and the score is the sum of the contributions.
 """
 
 from __future__ import annotations
@@ -33,6 +34,18 @@ from mindnet_desktop.core.search import Hit, make_hit
 from mindnet_desktop.core.store import ChromaStore
 
 MAX_NAMED = 3  # notes named per hub / authority reason
+
+
+def scaled(similarity: dict[str, float]) -> dict[str, float]:
+    """Cosine similarities scaled to the candidates: the best 1, the worst 0. Embedders
+    spread their similarities very differently (USE over 0.1..0.7, e5 over 0.75..0.9); scaled,
+    the semantic term weighs the same against the others whichever model made the vectors."""
+    if not similarity:
+        return {}
+    low, high = min(similarity.values()), max(similarity.values())
+    if high - low < 1e-9:
+        return {cid: 1.0 for cid in similarity}
+    return {cid: (sim - low) / (high - low) for cid, sim in similarity.items()}
 
 
 def where_sets(where: dict[str, Any] | None) -> tuple[set[str] | None, set[str] | None]:
@@ -161,9 +174,10 @@ class HybridRetriever:
             return []
         best_bm25 = max(bm25.values(), default=0.0)
         lexical = {cid: bm25.get(cid, 0.0) / best_bm25 if best_bm25 else 0.0 for cid in rows}
+        semantic = scaled(similarity)
         note_of = {cid: meta["note_id"] for cid, (_, meta, _) in rows.items()}
         notes = set(note_of.values())
-        relevance = self.relevance(similarity, lexical, note_of)
+        relevance = self.relevance(semantic, lexical, note_of)
         links = self.candidate_links(notes)
         incoming: dict[str, float] = defaultdict(float)
         neighbours: dict[str, set[str]] = defaultdict(set)
@@ -185,7 +199,7 @@ class HybridRetriever:
             note = note_of[cid]
             own = relevance[note]
             raws = {
-                "semantic": similarity[cid],
+                "semantic": semantic[cid],
                 "lexical": lexical[cid],
                 "name": 1.0 if note in named else 0.0,
                 "edge": own * incoming[note] / max_in if max_in else 0.0,
@@ -213,7 +227,7 @@ class HybridRetriever:
             hit.score, hit.score_breakdown = score, breakdown
             hit.reasons = self.reasons(
                 hit,
-                raws,
+                {**raws, "similarity": similarity[cid]},
                 meta.get("status", ""),
                 points_to[note],
                 pointed_by[note],
@@ -228,19 +242,17 @@ class HybridRetriever:
         return hits
 
     def relevance(
-        self, similarity: dict[str, float], lexical: dict[str, float], note_of: dict[str, str]
+        self, semantic: dict[str, float], lexical: dict[str, float], note_of: dict[str, str]
     ) -> dict[str, float]:
         """How relevant each candidate note is to the query (0..1): its best chunk's semantic
-        similarity relative to the best candidate's, blended with its lexical score by the
-        two terms' weights. Graph signals count in proportion, so a hub never outranks what
-        the query is about."""
+        and lexical terms blended by the two terms' weights. Graph signals count in
+        proportion, so a hub never outranks what the query is about."""
         w_sem, w_lex = self.config.weights["semantic"], self.config.weights["lexical"]
         if w_sem + w_lex == 0:
             w_sem = 1.0
-        best_sem = max(max(similarity.values()), 1e-9)
         relevance: dict[str, float] = defaultdict(float)
         for cid, note in note_of.items():
-            topical = w_sem * max(similarity[cid], 0.0) / best_sem + w_lex * lexical[cid]
+            topical = w_sem * semantic[cid] + w_lex * lexical[cid]
             relevance[note] = max(relevance[note], topical / (w_sem + w_lex))
         return relevance
 
@@ -272,7 +284,7 @@ class HybridRetriever:
     ) -> list[str]:
         """Semantic level, type preference, status, hub (what the hit's note points to among
         the candidates) and authority (which candidates point to it), naming notes and kinds."""
-        reasons = [semantic_reason(raws["semantic"], language)]
+        reasons = [semantic_reason(raws["similarity"], language)]
         if hit.type not in ("default", "") and raws["type"] >= 0.9:
             reasons.append(text("type", language, type=hit.type))
         status = raws["status"]

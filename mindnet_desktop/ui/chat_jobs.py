@@ -5,7 +5,6 @@ model, route, retrieve, stream, log)."""
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,13 +115,9 @@ def answer_job(
     return answer
 
 
-_started: weakref.WeakKeyDictionary[Job, threading.Event] = weakref.WeakKeyDictionary()
-
-
 def started(job: Job) -> bool:
-    """Whether a job of `submit_connected` has begun to run."""
-    begun = _started.get(job)
-    return begun is not None and begun.is_set()
+    """Whether a job has begun to run (a job still queued when the host closes never runs)."""
+    return job.has_started()
 
 
 def submit_connected(
@@ -131,21 +126,8 @@ def submit_connected(
     name: str,
     connect: Callable[[Job], None],
 ) -> Job:
-    """`host.submit(fn)`, but `fn` starts only after `connect(job)` has wired the job's
-    signals: `submit` starts the job at once, and a fast job would otherwise emit `done`
-    (or its first progress items) before anyone listens. `started(job)` says whether the
-    job has begun (a job still queued when the host closes never runs)."""
-    ready, begun = threading.Event(), threading.Event()
-
-    def gated(mn: Mindnet, job: Job) -> Any:
-        begun.set()
-        ready.wait()
-        return fn(mn, job)  # a generator is drained by the job as usual
-
-    job = host.submit(gated, name)
-    _started[job] = begun
-    try:
-        connect(job)
-    finally:
-        ready.set()
+    """`host.submit(fn)`, then `connect(job)` wires its signals (nothing is lost: a job
+    emits on the GUI thread's next event-loop turn)."""
+    job = host.submit(fn, name)
+    connect(job)
     return job

@@ -9,7 +9,6 @@ drops results of requests that a newer one has replaced.
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
@@ -141,28 +140,16 @@ class GraphView(QWidget):
     # -- loading ---------------------------------------------------------------------------
     def _submit(self, fn: Any, name: str, on_done: Any, pure: bool = False) -> Job | None:
         """Start `fn` on the core thread (or the pool when `pure`) and call `on_done` with its
-        result on the GUI thread. The job waits until its signals are connected: a quick job
-        could otherwise finish before anyone listens."""
+        result on the GUI thread."""
         self._jobs = [j for j in self._jobs if not j.is_finished()]
-        ready = threading.Event()
-
-        def run_service(mn: Mindnet, job: Job) -> Any:
-            ready.wait()
-            return fn(mn, job)
-
-        def run(job: Job) -> Any:
-            ready.wait()
-            return fn(job)
-
         try:
-            job = run_pure(run, name) if pure else self.host.submit(run_service, name)
+            job = run_pure(fn, name) if pure else self.host.submit(fn, name)
         except RuntimeError as exc:  # the window is closing
             self._failed(str(exc))
             return None
         job.done.connect(on_done)
         job.failed.connect(self._failed)
         self._jobs.append(job)
-        ready.set()
         return job
 
     def _slice_ready(self, generation: int, graph: GraphSlice, kinds: list[str]) -> None:

@@ -74,6 +74,7 @@ class Job(QObject):
         self.fn = fn
         self.name = name or getattr(fn, "__name__", "job")
         self._cancel = threading.Event()
+        self._started = threading.Event()
         self._finished = threading.Event()
         self.result: Any = None
         self.error: str | None = None
@@ -85,6 +86,10 @@ class Job(QObject):
     def cancelled(self) -> bool:
         return self._cancel.is_set()
 
+    def has_started(self) -> bool:
+        """It began to run (a job still queued when its host closes never runs)."""
+        return self._started.is_set()
+
     def is_finished(self) -> bool:
         return self._finished.is_set()
 
@@ -94,6 +99,7 @@ class Job(QObject):
 
     def run(self) -> None:
         """Runs on a worker thread."""
+        self._started.set()
         try:
             if self.cancelled():
                 return
