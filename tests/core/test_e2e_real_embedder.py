@@ -61,3 +61,17 @@ def test_neighborhood_rag_finds_the_paper_jam_chunk_via_its_edge(vault, open_min
     assert hits[0].via[0]["from"].startswith("Produkte/LaserJet 500")
     assert all(h.note_id != "Produkte/LaserJet 500" for h in hits)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_a_question_naming_a_heading_or_an_alias_finds_it(vault, open_mindnet, use_embedder):
+    from mindnet_desktop.core.hybrid import hybrid_search
+
+    mn = open_mindnet(vault, embedder=use_embedder)
+    run_import(mn)
+    hits = hybrid_search(mn, "Hintere Klappe prüfen", log=False, per_note=True).hits
+    assert hits[0].heading_path[-1] == "Hintere Klappe prüfen"
+    hits = hybrid_search(
+        mn, "Was weißt du über Hierarchical Navigable Small World?", log=False, per_note=True
+    ).hits
+    assert hits[0].note_id == "Glossar/HNSW"
+    assert "Named in the question" in hits[0].reasons or "In der Frage genannt" in hits[0].reasons
