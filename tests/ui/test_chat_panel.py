@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,29 +16,13 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from mindnet_desktop.core.chat import AskResult
 from mindnet_desktop.core.llm import LlamaChat, Token
 from mindnet_desktop.core.models import resolve_model_path
-from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.chat_jobs import started
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.chat_text import obsidian_url
 from mindnet_desktop.ui.workers import ServiceHost
-from tests.conftest import run_import
 
 QUESTION = "How do I fix a paper jam in the LaserJet 500?"
 LONG_WAIT_MS = 120_000
-
-
-@pytest.fixture
-def host(qtbot, vault: Path, open_mindnet: Callable[..., Mindnet]) -> Iterator[ServiceHost]:
-    def opener() -> Mindnet:
-        mn = open_mindnet(vault)
-        run_import(mn)
-        return mn
-
-    service = ServiceHost(opener)
-    with qtbot.waitSignal(service.opened, timeout=LONG_WAIT_MS):
-        service.open()
-    yield service
-    service.close()
 
 
 @pytest.fixture

@@ -24,20 +24,6 @@ ROOT = "Projekte/KI-Projekt Alpha"
 
 
 @pytest.fixture
-def host(qtbot, vault: Path, tmp_path: Path) -> Iterator[ServiceHost]:
-    def opener() -> Mindnet:
-        mn = Mindnet(vault, tmp_path / "data", embedder=HashEmbedder(), write=True)
-        run_import(mn)
-        return mn
-
-    service = ServiceHost(opener)
-    with qtbot.waitSignal(service.opened, timeout=60000):
-        service.open()
-    yield service
-    service.close()
-
-
-@pytest.fixture
 def view(qtbot, host: ServiceHost) -> Iterator[GraphView]:
     widget = GraphView(host)
     qtbot.addWidget(widget)

@@ -1,0 +1,95 @@
+"""The in-app note preview: a note's text (Markdown rendered) with its type, path and links,
+for citations and sources when the link target is "preview" (instead of Obsidian)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+
+from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.chat_text import obsidian_url
+from mindnet_desktop.ui.workers import Job, ServiceHost
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """What the preview shows of one note (read on the core thread)."""
+
+    note_id: str
+    title: str
+    type: str
+    path: str
+    body: str
+    vault_name: str
+
+
+def read_note(mn: Mindnet, ref: str) -> NoteView:
+    """A note by id, path, title or alias (a chunk id shows its note)."""
+    record = mn.find_note(ref.split("#", 1)[0] if ref not in mn.records else ref)
+    note = record.note
+    body = "\n\n".join(c.text for c in mn.store.chunks(note.note_id)) or note.body
+    return NoteView(note.note_id, note.title, note.type, note.path, body, mn.vault.name)
+
+
+class NotePreview(QWidget):
+    """Shows one note; `show_note(ref)` reads it through the host (never on the GUI thread).
+
+    Signals:
+        shown(note_id): the note is on screen.
+    """
+
+    shown = Signal(str)
+
+    def __init__(self, host: ServiceHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.current: NoteView | None = None
+        self._job: Job | None = None
+        self.header = QLabel(self.tr("No note selected."))
+        self.header.setWordWrap(True)
+        self.text = QTextBrowser()
+        self.text.setOpenLinks(False)
+        self.open_button = QPushButton(self.tr("Open in Obsidian"))
+        self.open_button.setEnabled(False)
+        self.open_button.clicked.connect(self._open_in_obsidian)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.open_button)
+
+    def show_note(self, ref: str) -> Job | None:
+        if self._job is not None and not self._job.is_finished():
+            self._job.cancel()
+        try:
+            job = self.host.submit(lambda mn, job: read_note(mn, ref), "note preview")
+        except RuntimeError:  # the window is closing
+            return None
+        job.done.connect(self._show)
+        job.failed.connect(self._failed)
+        self._job = job
+        return job
+
+    def _show(self, view: NoteView) -> None:
+        self.current = view
+        self.header.setText(
+            self.tr("<b>{title}</b> · {type} · {path}").format(
+                title=view.title, type=view.type, path=view.path
+            )
+        )
+        self.text.setMarkdown(view.body)
+        self.open_button.setEnabled(True)
+        self.shown.emit(view.note_id)
+
+    def _failed(self, message: str) -> None:
+        self.current = None
+        self.header.setText(self.tr("Cannot show the note: {message}").format(message=message))
+        self.text.clear()
+        self.open_button.setEnabled(False)
+
+    def _open_in_obsidian(self) -> None:
+        if self.current is not None:
+            QDesktopServices.openUrl(QUrl(obsidian_url(self.current.vault_name, self.current.path)))
