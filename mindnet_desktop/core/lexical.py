@@ -82,6 +82,11 @@ class LexicalIndex:
                 builder.add_text_field(f"{name}_{lang}", stored=False, tokenizer_name=f"mn_{lang}")
         self.schema = builder.build()
         meta = path / "mindnet.json"
+        self.index: Any = None
+        self._writer: Any = None
+        self.missing = not path.exists() and not writable
+        if self.missing:  # an index from before the lexical term: the next writer builds it
+            return
         try:
             if path.exists() and not self._compatible(meta):
                 if not writable:
@@ -95,6 +100,10 @@ class LexicalIndex:
             if writable and not meta.exists():
                 meta.write_text(json.dumps({"schema": LEXICAL_SCHEMA}), encoding="utf-8")
         except (OSError, ValueError) as exc:
+            if "lock" in str(exc).lower():
+                raise LexicalError(
+                    f"The lexical index in {path} is open for writing in another process."
+                ) from exc
             raise LexicalError(
                 f"Cannot open the lexical index in {path}: {exc}. Move the folder away; it is "
                 "rebuilt from the stored chunks (the vault is not touched)."
@@ -109,6 +118,8 @@ class LexicalIndex:
             return False
 
     def count(self) -> int:
+        if self.index is None:
+            return 0
         self.index.reload()
         return int(self.index.searcher().num_docs)
 
@@ -164,6 +175,8 @@ class LexicalIndex:
         """(chunk_id, BM25 score) of the best `n` chunks; `types` / `note_ids` restrict."""
         import tantivy as t
 
+        if self.index is None:
+            return []
         terms = self.terms(query)
         should = []
         for name, boost in FIELDS.items():
@@ -200,6 +213,12 @@ class LexicalIndex:
             if hits:
                 found[field] = list(dict.fromkeys(hits))
         return found
+
+    @property
+    def pending_marker(self) -> Path:
+        """Exists while the store writes a batch: found on open, the batch may be missing
+        from the lexical index (a crash between the two writes), so it is rebuilt."""
+        return self.path / "pending"
 
     def close(self) -> None:
         if self._writer is not None:

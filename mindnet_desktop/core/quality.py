@@ -105,7 +105,9 @@ def variant_retriever(mn: Mindnet, variant: str) -> HybridRetriever:
 def ranked_notes(mn: Mindnet, variant: str, question: str) -> list[tuple[str, str]]:
     """(note id, path) of the top notes for `question` under `variant`."""
     if variant == "hybrid":
+        # Injected notes come on top of the k hits: cut at the same depth as the others.
         hits = hybrid_search(mn, question, DEPTH, log=False, per_note=True, language="en").hits
+        hits = hits[:DEPTH]
     else:
         retriever = variant_retriever(mn, variant)
         hits = retriever.rank(question, DEPTH, per_note=True)

@@ -36,16 +36,19 @@ from mindnet_desktop.core.store import ChromaStore
 MAX_NAMED = 3  # notes named per hub / authority reason
 
 
-def scaled(similarity: dict[str, float]) -> dict[str, float]:
-    """Cosine similarities scaled to the candidates: the best 1, the worst 0. Embedders
-    spread their similarities very differently (USE over 0.1..0.7, e5 over 0.75..0.9); scaled,
-    the semantic term weighs the same against the others whichever model made the vectors."""
-    if not similarity:
-        return {}
-    low, high = min(similarity.values()), max(similarity.values())
+def similarity_range(similarity: dict[str, float]) -> tuple[float, float]:
+    return (min(similarity.values()), max(similarity.values())) if similarity else (0.0, 1.0)
+
+
+def scaled(similarity: dict[str, float], bounds: tuple[float, float]) -> dict[str, float]:
+    """Cosine similarities scaled to the candidates' range (`bounds`: the worst and the best
+    candidate's): best 1, worst 0, clipped. Embedders spread their similarities very
+    differently (USE over 0.1..0.7, e5 over 0.75..0.9); scaled, the semantic term weighs the
+    same against the others whichever model made the vectors."""
+    low, high = bounds
     if high - low < 1e-9:
         return {cid: 1.0 for cid in similarity}
-    return {cid: (sim - low) / (high - low) for cid, sim in similarity.items()}
+    return {cid: min(max((s - low) / (high - low), 0.0), 1.0) for cid, s in similarity.items()}
 
 
 def where_sets(where: dict[str, Any] | None) -> tuple[set[str] | None, set[str] | None]:
@@ -74,6 +77,7 @@ class ScoredHit(Hit):
     score_breakdown: list[dict[str, Any]] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     injected: bool = False
+    similarity: float = 0.0  # the cosine (the semantic term's raw value is it scaled)
 
 
 class HybridRetriever:
@@ -99,6 +103,7 @@ class HybridRetriever:
     ) -> None:
         self.store, self.embedder, self.kg, self.config = store, embedder, kg, config
         self.symmetric, self.notes = symmetric, notes
+        self.last_bounds: tuple[float, float] = (0.0, 1.0)
 
     def candidate_links(self, notes: set[str]) -> list[Link]:
         """Active edges from one candidate note (or its chunks) to another (projected)."""
@@ -135,6 +140,7 @@ class HybridRetriever:
         pool: int | None = None,
         per_note: bool = False,
         named: set[str] | None = None,
+        bounds: tuple[float, float] | None = None,
     ) -> list[ScoredHit]:
         """The top k chunks for `query` with breakdown and reasons.
 
@@ -149,6 +155,9 @@ class HybridRetriever:
                 the `extra` chunks, no lexical candidates either).
             per_note: Return only the best chunk of each note.
             named: Notes the query names (title, file name or alias): the `name` term.
+            bounds: Scale the semantic term to this (worst, best) cosine instead of these
+                candidates' (hits ranked apart, e.g. injected ones, compare with the main
+                ranking; its bounds are kept in `last_bounds`).
         """
         k = k or self.config.k
         weights = self.config.weights
@@ -174,7 +183,8 @@ class HybridRetriever:
             return []
         best_bm25 = max(bm25.values(), default=0.0)
         lexical = {cid: bm25.get(cid, 0.0) / best_bm25 if best_bm25 else 0.0 for cid in rows}
-        semantic = scaled(similarity)
+        self.last_bounds = bounds or similarity_range(similarity)
+        semantic = scaled(similarity, self.last_bounds)
         note_of = {cid: meta["note_id"] for cid, (_, meta, _) in rows.items()}
         notes = set(note_of.values())
         relevance = self.relevance(semantic, lexical, note_of)
@@ -225,6 +235,7 @@ class HybridRetriever:
             note = note_of[cid]
             hit = ScoredHit(**vars(make_hit(cid, doc, meta, 0.0)))
             hit.score, hit.score_breakdown = score, breakdown
+            hit.similarity = round(similarity[cid], 6)
             hit.reasons = self.reasons(
                 hit,
                 {**raws, "similarity": similarity[cid]},
@@ -261,7 +272,8 @@ class HybridRetriever:
         text; the first two places found are named."""
         note = self.notes.get(hit.note_id)
         fields = {
-            "name": "\n".join((hit.title, *(note.aliases if note else ()))),
+            "name": hit.title,
+            "alias": "\n".join(note.aliases) if note else "",
             "heading": " / ".join(hit.heading_path),
             "tags": " ".join(note.tags) if note else "",
             "text": hit.text,
@@ -284,7 +296,7 @@ class HybridRetriever:
     ) -> list[str]:
         """Semantic level, type preference, status, hub (what the hit's note points to among
         the candidates) and authority (which candidates point to it), naming notes and kinds."""
-        reasons = [semantic_reason(raws["similarity"], language)]
+        reasons = [semantic_reason(raws["similarity"], language, self.embedder.name)]
         if hit.type not in ("default", "") and raws["type"] >= 0.9:
             reasons.append(text("type", language, type=hit.type))
         status = raws["status"]

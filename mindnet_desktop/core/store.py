@@ -212,8 +212,10 @@ class ChromaStore:
                 f"{embedder.name} import --reembed` (or choose the embedder it was built with)."
             )
         self.lexical = LexicalIndex(data_dir / "lexical", writable)
-        if writable and self.lexical.count() != self._chunks.count():
+        pending = self.lexical.pending_marker
+        if writable and (pending.exists() or self.lexical.count() != self._chunks.count()):
             self.rebuild_lexical()
+            pending.unlink(missing_ok=True)
 
     def _open_collections(self) -> None:
         ef = chroma_embedding_function(self.embedder)
@@ -277,6 +279,7 @@ class ChromaStore:
         """
         if not items:
             return
+        self.lexical.pending_marker.touch()
         old_chunk_counts = old_chunk_counts or {}
         if purge:
             self.delete_chunks_of([record.note.note_id for record, _, _ in items])
@@ -318,6 +321,7 @@ class ChromaStore:
             [lexical_doc(record, chunk) for record, chunks, _ in items for chunk in chunks],
         )
         self.lexical.commit()
+        self.lexical.pending_marker.unlink(missing_ok=True)
 
     def update_edges(self, records: Iterable[NoteRecord]) -> None:
         """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""
@@ -336,10 +340,12 @@ class ChromaStore:
         note_ids = list(note_ids)
         if not note_ids:
             return
+        self.lexical.pending_marker.touch()
         self.delete_chunks_of(note_ids)
         self._notes.delete(ids=note_ids)
         self.lexical.delete(note_ids)
         self.lexical.commit()
+        self.lexical.pending_marker.unlink(missing_ok=True)
 
     def close(self) -> None:
         self.lexical.close()

@@ -22,6 +22,8 @@ def term_label(term: str) -> str:
     """The translated name of a score term (`semantic`, `edge`, …)."""
     labels = {
         "semantic": translate("ChatText", "semantic similarity"),
+        "lexical": translate("ChatText", "matching terms"),
+        "name": translate("ChatText", "named in the question"),
         "edge": translate("ChatText", "edges"),
         "centrality": translate("ChatText", "centrality"),
         "type": translate("ChatText", "type weight"),

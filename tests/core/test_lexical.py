@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from mindnet_desktop.core.hybrid import hybrid_search
 from mindnet_desktop.core.store import ChromaStore
 from tests.conftest import run_import
@@ -118,6 +120,7 @@ def test_reasons_name_the_terms_found_in_the_title(vault, open_mindnet):
     run_import(mn)
     hits = hybrid_search(mn, "Qdrant Vektordatenbank", log=False, language="de").hits
     titled = [h for h in hits if h.title == "Qdrant Vektordatenbank"]
+    assert all(0.0 <= h.similarity <= 1.0 for h in hits)
     assert titled
     assert "Begriffe im Titel: Qdrant, Vektordatenbank" in titled[0].reasons
     english = hybrid_search(mn, "Qdrant Vektordatenbank", log=False, language="en").hits
@@ -151,10 +154,44 @@ def test_daily_notes_with_the_same_heading_do_not_crowd_out_the_answer(tmp_path,
             "## Aufgaben\nPost erledigt.\n",
             encoding="utf-8",
         )
-    (vault / "Roadmap.md").write_text(
-        "# Roadmap 2027\nIm Meetings-Block mit Lena: die Roadmap setzt auf Offline-Suche.\n",
+    (vault / "Planung.md").write_text(
+        "# Planung 2027\n## Ergebnisse\nIn den Meetings haben wir die Offline-Suche beschlossen.\n",
         encoding="utf-8",
     )
     mn = open_mindnet(vault)
     run_import(mn)
-    assert lexical_notes(mn, "Meetings Roadmap Lena")[0] == note_id(mn, "Roadmap 2027")
+    hits = hybrid_search(mn, "Was wurde in den Meetings beschlossen?", log=False, per_note=True)
+    assert hits.hits[0].note_id == note_id(mn, "Planung 2027")
+
+
+def test_a_crash_between_the_two_writes_is_repaired_on_the_next_start(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    toner = vault / "Support" / "Toner wechseln.md"
+    text = toner.read_text(encoding="utf-8")
+    toner.write_text(text.replace("Tonerkassette", "Quokkakassette"), encoding="utf-8")
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("power cut")
+
+    mn.store.lexical.replace = crash  # Chroma is written, the lexical index is not
+    with pytest.raises(RuntimeError, match="power cut"):
+        run_import(mn)
+    mn.close()
+    again = open_mindnet(vault)
+    run_import(again)  # the note is unchanged for the importer now
+    assert note_id(again, "Toner wechseln") in lexical_notes(again, "Quokkakassette")
+    assert not (again.store.lexical.pending_marker).exists()
+
+
+def test_a_reader_of_an_index_without_lexical_postings_changes_nothing(
+    vault, open_mindnet, tmp_path
+):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    mn.close()
+    shutil.rmtree(tmp_path / "data" / "lexical")
+    reader = ChromaStore(tmp_path / "data", mn.embedder, writable=False)
+    assert reader.lexical.missing and reader.lexical.search("Papierstau", 5) == []
+    assert not (tmp_path / "data" / "lexical").exists()
+    reader.close()

@@ -130,6 +130,12 @@ def test_decision_questions_inject_values_principles_and_goals(vault, open_mindn
     assert all(
         any(r.startswith("Injected by the DECISION strategy") for r in h.reasons) for h in injected
     )
+    # Injected hits are scaled like the main ranking's: a weaker match never gets the top
+    # semantic value just because it was ranked apart.
+    best = max(h.similarity for h in result.hits if not h.injected)
+    for hit in injected:
+        semantic = next(t["raw"] for t in hit.score_breakdown if t["term"] == "semantic")
+        assert hit.similarity >= best or semantic < 1.0
     fact = hybrid_search(mn, "Was ist HNSW?", k=3, log=False)
     assert fact.routing.intent == "FACT" and not any(h.injected for h in fact.hits)
 
