@@ -22,7 +22,11 @@ from mindnet_desktop.core.model import Chunk, Edge, Note
 NOTES = "mindnet_notes"
 CHUNKS = "mindnet_chunks"
 STORE_SCHEMA = 1
-WRITE_BATCH = 1000
+# Chroma holds the GIL for a whole call (~50 ms a call plus ~1 ms per chunk here, more per
+# note: its metadata carries the edges): small batches let other threads (the GUI's) run
+# between calls, so no write stalls them for long.
+WRITE_BATCH = 32
+NOTE_BATCH = 16
 
 
 class StoreError(RuntimeError):
@@ -310,12 +314,14 @@ class ChromaStore:
         for _, _, vectors in items:
             mean = vectors.mean(axis=0)
             note_vecs.append(mean / (np.linalg.norm(mean) or 1.0))
-        self._notes.upsert(
-            ids=[record.note.note_id for record, _, _ in items],
-            documents=[record.note.body or record.note.title for record, _, _ in items],
-            metadatas=[_note_metadata(record) for record, _, _ in items],
-            embeddings=np.asarray(note_vecs),
-        )
+        for start in range(0, len(items), NOTE_BATCH):
+            batch = items[start : start + NOTE_BATCH]
+            self._notes.upsert(
+                ids=[record.note.note_id for record, _, _ in batch],
+                documents=[record.note.body or record.note.title for record, _, _ in batch],
+                metadatas=[_note_metadata(record) for record, _, _ in batch],
+                embeddings=np.asarray(note_vecs[start : start + NOTE_BATCH]),
+            )
         self.lexical.replace(
             [record.note.note_id for record, _, _ in items],
             [lexical_doc(record, chunk) for record, chunks, _ in items for chunk in chunks],
@@ -326,8 +332,8 @@ class ChromaStore:
     def update_edges(self, records: Iterable[NoteRecord]) -> None:
         """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""
         records = list(records)
-        for start in range(0, len(records), WRITE_BATCH):
-            batch = records[start : start + WRITE_BATCH]
+        for start in range(0, len(records), NOTE_BATCH):
+            batch = records[start : start + NOTE_BATCH]
             self._notes.update(
                 ids=[r.note.note_id for r in batch], metadatas=[_note_metadata(r) for r in batch]
             )
