@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parse_args(argv)
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    from PySide6.QtCore import QCoreApplication
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -66,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     if not vault.is_dir():
         QMessageBox.critical(
             None,
-            app.translate("App", "Mindnet"),
-            app.translate("App", "The vault folder %1 does not exist.").replace("%1", str(vault)),
+            QCoreApplication.translate("App", "Mindnet"),
+            QCoreApplication.translate("App", "The vault folder %1 does not exist.").replace(
+                "%1", str(vault)
+            ),
         )
         return 2
     location = VaultLocation(

@@ -107,7 +107,7 @@ class VaultIndexer(QObject):
             gen = mn.import_vault(options, cancel=job.cancelled)
             try:
                 while True:
-                    job.progress.emit(next(gen))
+                    job.report(next(gen))
             except StopIteration as stop:
                 outcome.append(stop.value)
                 return stop.value

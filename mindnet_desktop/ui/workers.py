@@ -8,6 +8,11 @@ their receivers on the GUI thread (queued connections):
 - `failed(str)`: a message for the user (the traceback goes to the log);
 - `finished()`: always last, after done, failed or a cancel.
 
+The worker thread never emits these signals itself: it emits private relay signals that the
+job re-emits on its own thread (the GUI thread). So a receiver connected right after
+`submit()` never misses a signal, even when the job is already done by then, and a job is
+kept alive until its `finished` was delivered.
+
 `ServiceHost` owns the one `Mindnet` of the window. The core service is not thread-safe, so
 its jobs run one at a time, in order, on a pool with a single thread. Pure computations that
 do not touch the service (a graph layout on a copied subgraph) use `run_pure`, which runs on
@@ -22,7 +27,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from mindnet_desktop.core.service import Mindnet
 
@@ -59,15 +64,49 @@ class Job(QObject):
     done = Signal(object)
     failed = Signal(str)
     finished = Signal()
+    # Emitted on the worker thread, re-emitted as the public signals on the job's thread.
+    _progress_relay = Signal(object)
+    _done_relay = Signal(object)
+    _failed_relay = Signal(str)
+    _finished_relay = Signal()
+
+    _live: set[Job] = set()  # started jobs whose `finished` was not delivered yet
 
     def __init__(self, fn: JobFn, name: str = "") -> None:
         super().__init__()
         self.fn = fn
         self.name = name or getattr(fn, "__name__", "job")
         self._cancel = threading.Event()
+        self._started = threading.Event()
         self._finished = threading.Event()
         self.result: Any = None
         self.error: str | None = None
+        self._progress_relay.connect(self._relay_progress)
+        self._done_relay.connect(self._relay_done)
+        self._failed_relay.connect(self._relay_failed)
+        self._finished_relay.connect(self._relay_finished)
+
+    def report(self, item: Any) -> None:
+        """Emit `progress(item)` from inside `fn` (for functions that drive a generator
+        themselves, e.g. to let it stop cleanly through its own cancel check)."""
+        self._progress_relay.emit(item)
+
+    @Slot(object)
+    def _relay_progress(self, item: Any) -> None:
+        self.progress.emit(item)
+
+    @Slot(object)
+    def _relay_done(self, value: Any) -> None:
+        self.done.emit(value)
+
+    @Slot(str)
+    def _relay_failed(self, message: str) -> None:
+        self.failed.emit(message)
+
+    @Slot()
+    def _relay_finished(self) -> None:
+        self.finished.emit()
+        Job._live.discard(self)
 
     def cancel(self) -> None:
         """Ask the job to stop; a generator is not resumed after its current item."""
@@ -85,6 +124,7 @@ class Job(QObject):
 
     def run(self) -> None:
         """Runs on a worker thread."""
+        self._started.set()
         try:
             if self.cancelled():
                 return
@@ -93,14 +133,14 @@ class Job(QObject):
                 outcome = self._drain(outcome)
             if not self.cancelled():
                 self.result = outcome
-                self.done.emit(outcome)
+                self._done_relay.emit(outcome)
         except BaseException as exc:  # noqa: BLE001 - every failure reaches the user
             log.exception("job %s failed", self.name)
             self.error = user_message(exc)
-            self.failed.emit(self.error)
+            self._failed_relay.emit(self.error)
         finally:
             self._finished.set()
-            self.finished.emit()
+            self._finished_relay.emit()
 
     def _drain(self, generator: Any) -> Any:
         try:
@@ -108,7 +148,7 @@ class Job(QObject):
                 if self.cancelled():
                     generator.close()
                     return None
-                self.progress.emit(next(generator))
+                self._progress_relay.emit(next(generator))
         except StopIteration as stop:
             return stop.value
 
@@ -169,6 +209,7 @@ class ServiceHost(QObject):
             raise RuntimeError("The window is closing.")
         self._jobs = [j for j in self._jobs if not j.is_finished()]
         self._jobs.append(job)
+        Job._live.add(job)
         self._pool.start(_Runnable(job))
         return job
 
@@ -183,6 +224,9 @@ class ServiceHost(QObject):
             job.cancel()
         self._pool.clear()  # jobs not yet started never run
         self._pool.waitForDone(timeout_ms)
+        for job in self._jobs:
+            if not job._started.is_set():
+                Job._live.discard(job)
         if self.mindnet is not None:
             self.mindnet.close()
             self.mindnet = None
@@ -191,5 +235,6 @@ class ServiceHost(QObject):
 def run_pure(fn: JobFn, name: str = "") -> Job:
     """Run `fn(job)` on the global pool: only for work that does not touch the service."""
     job = Job(fn, name)
+    Job._live.add(job)
     QThreadPool.globalInstance().start(_Runnable(job))
     return job
