@@ -21,7 +21,9 @@ from mindnet_desktop.core.model import Chunk, Edge, Note
 NOTES = "mindnet_notes"
 CHUNKS = "mindnet_chunks"
 STORE_SCHEMA = 1
-WRITE_BATCH = 1000
+# Chroma holds the GIL for a whole call (~0.4 ms per chunk here): small batches let other
+# threads (the GUI's) run between calls, so no write stalls them for more than ~50 ms.
+WRITE_BATCH = 32
 
 
 class StoreError(RuntimeError):
@@ -240,12 +242,14 @@ class ChromaStore:
         for _, _, vectors in items:
             mean = vectors.mean(axis=0)
             note_vecs.append(mean / (np.linalg.norm(mean) or 1.0))
-        self._notes.upsert(
-            ids=[record.note.note_id for record, _, _ in items],
-            documents=[record.note.body or record.note.title for record, _, _ in items],
-            metadatas=[_note_metadata(record) for record, _, _ in items],
-            embeddings=np.asarray(note_vecs),
-        )
+        for start in range(0, len(items), WRITE_BATCH):
+            batch = items[start : start + WRITE_BATCH]
+            self._notes.upsert(
+                ids=[record.note.note_id for record, _, _ in batch],
+                documents=[record.note.body or record.note.title for record, _, _ in batch],
+                metadatas=[_note_metadata(record) for record, _, _ in batch],
+                embeddings=np.asarray(note_vecs[start : start + WRITE_BATCH]),
+            )
 
     def update_edges(self, records: Iterable[NoteRecord]) -> None:
         """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""

@@ -8,6 +8,7 @@ the service only ever runs on the host's thread.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.workers import Job, ServiceHost
 
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
+PROGRESS_INTERVAL = 0.05  # seconds between progress reports to the GUI
 
 
 @dataclass(frozen=True)
@@ -105,9 +107,19 @@ class VaultIndexer(QObject):
         def run_import(mn: Mindnet, job: Job) -> ImportOutcome | None:
             # Driven here (not by Job) so a cancel stops the importer cleanly between files.
             gen = mn.import_vault(options, cancel=job.cancelled)
+            last, phase = 0.0, ""
             try:
                 while True:
-                    job.report(next(gen))
+                    progress = next(gen)
+                    now = time.monotonic()
+                    # At most ~20 updates a second (each one costs the GUI thread the GIL).
+                    if (
+                        now - last > PROGRESS_INTERVAL
+                        or progress.phase != phase
+                        or (progress.done == progress.total)
+                    ):
+                        last, phase = now, progress.phase
+                        job.report(progress)
             except StopIteration as stop:
                 outcome.append(stop.value)
                 return stop.value
