@@ -6,7 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
-ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "mindnet.svg"
+ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "mindnet.png"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

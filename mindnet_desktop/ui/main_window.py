@@ -396,6 +396,8 @@ class MainWindow(QMainWindow):
             self.resize(1200, 800)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
+        else:
+            self.resizeDocks([self.index_dock], [200], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.store.setValue("window/geometry", self.saveGeometry())
