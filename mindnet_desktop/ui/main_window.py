@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         self.splitter.setObjectName("centralSplitter")
         self.setCentralWidget(self.splitter)
         self.index_panel = IndexPanel()
+        self.index_panel.note_selected.connect(self.show_note)
         self.index_dock = QDockWidget(self.tr("Index status"), self)
         self.index_dock.setObjectName("indexDock")
         self.index_dock.setWidget(self.index_panel)
@@ -194,9 +195,10 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.graph)
         self.graph.setVisible(self.graph_action.isChecked())
-        self.chat.open_note.connect(self.graph.focus_note)
-        self.graph.note_selected.connect(self.graph.focus_note)
-        self.index_panel.note_selected.connect(self.graph.focus_note)
+        self.chat.open_note.connect(self.show_note)
+        self.graph.note_selected.connect(
+            lambda note_id: self.statusBar().showMessage(note_id, 5000)
+        )
         self._configure_chat()
         self.indexer = VaultIndexer(self.host, self.debounce, self)
         self.indexer.progress.connect(self._on_progress)
@@ -294,7 +296,9 @@ class MainWindow(QMainWindow):
     def reimport(self, force: bool = False) -> None:
         if self.indexer is not None and not self.indexer.importing:
             self.cancel_button.setEnabled(True)
-            self.indexer.import_now(ImportOptions(sync_deletes=True, force=force))
+            self.indexer.import_now(
+                ImportOptions(sync_deletes=True, force=force), then=self._after_first_import
+            )
 
     # Menus
     def choose_vault(self) -> None:
@@ -310,6 +314,15 @@ class MainWindow(QMainWindow):
             action = self.recent_menu.addAction(str(path))
             action.setEnabled(path.is_dir())
             action.triggered.connect(lambda _c=False, p=path: self.open_vault(p))
+
+    def show_note(self, note_id: str) -> None:
+        """Preview a note in the app: the graph view focuses it (and is shown)."""
+        if self.graph is None:
+            return
+        if not self.graph_action.isChecked():
+            self.graph_action.setChecked(True)
+            self._toggle_graph()
+        self.graph.focus_note(note_id)
 
     def _toggle_graph(self) -> None:
         if self.graph is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
 from mindnet_desktop.core.benchvault import generate_vault
@@ -168,3 +169,25 @@ def test_cancel_stops_the_import(qtbot, make_window, tmp_path: Path) -> None:
     assert summary.added < 300
     assert not window.last_error
     assert "Cancelled" in window.index_panel.summary_label.text()
+
+
+def test_shortcuts_preview_and_chat_configuration(qtbot, make_window, vault: Path) -> None:
+    window = make_window()
+    window.settings.link_target = "preview"
+    window.settings.threads = 3
+    window.open_vault(vault)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.chat.config["link_target"] == "preview"
+    assert window.chat.config["threads"] == 3
+    assert window.chat.config["model_path"] is None  # the packaged default
+    shortcuts = {a.shortcut().toString() for a in window.findChildren(QAction)}
+    assert {"Ctrl+F", "Ctrl+,", "Ctrl+Q", "Ctrl+O", "F5"} <= shortcuts
+    window.focus_input()
+    assert window.focusWidget() is window.chat.input
+    window.graph_action.trigger()  # View > Graph off
+    assert not window.graph.isVisible()
+    window.chat.open_note.emit("Projekte/KI-Projekt Alpha")
+    assert window.graph.focused == "Projekte/KI-Projekt Alpha"
+    assert window.graph.isVisible()
+    wait_imported(qtbot, window)
