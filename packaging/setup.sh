@@ -58,4 +58,5 @@ if [ "$MODE" = test ]; then
   "$VENV/bin/lint-imports"
   exec "$VENV/bin/python" -m pytest "$@"
 fi
-exec "$VENV/bin/mindnet-desktop" "$@"
+# The example vault opens when no vault is given and none was opened before (no dialog).
+exec "$VENV/bin/mindnet-desktop" --default-vault "$ROOT/resources/example_vault" "$@"

@@ -81,3 +81,33 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
         lexical_pool=lexical_pool,
         source=str(path),
     )
+
+
+def save_retriever_weights(
+    config_dir: Path, weights: dict[str, float], base_dir: Path | None = None
+) -> Path:
+    """Write `retriever.yaml` into `config_dir` with the term `weights` replaced.
+
+    Everything else is copied from the file in effect (`base_dir`'s, else the bundled one),
+    so the override stays complete. Written atomically, after the weights are validated.
+    """
+    import os
+    import tempfile
+
+    import yaml
+
+    target = config_dir / "retriever.yaml"
+    data = load_yaml(config_file("retriever.yaml", base_dir))
+    data["weights"] = {
+        term: number(target, f"weights.{term}", weights.get(term), 0.0, 10.0) for term in TERMS
+    }
+    config_dir.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=config_dir, prefix=".retriever-", suffix=".yaml")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("# Written by Mindnet Desktop (Settings > Retriever weights).\n")
+            yaml.safe_dump(data, handle, sort_keys=False, allow_unicode=True)
+        os.replace(tmp, target)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return target

@@ -21,7 +21,11 @@ from mindnet_desktop.core.paths import resolve_data_dir
 from mindnet_desktop.core.queries import GraphQueries
 from mindnet_desktop.core.querylog import QueryLog
 from mindnet_desktop.core.retriever import HybridRetriever
-from mindnet_desktop.core.retriever_config import RetrieverConfig, load_retriever_config
+from mindnet_desktop.core.retriever_config import (
+    RetrieverConfig,
+    load_retriever_config,
+    save_retriever_weights,
+)
 from mindnet_desktop.core.search import Searcher
 from mindnet_desktop.core.store import ChromaStore, NoteRecord
 from mindnet_desktop.core.vocabulary import Vocabulary
@@ -225,6 +229,14 @@ class Mindnet:
                 self._graph.upsert_note(record)
             self._graph.sync_user_edges()
         return outcome
+
+    def set_retriever_weights(self, weights: dict[str, float]) -> Path:
+        """Write the hybrid score's term weights into the vault's config dir
+        (`retriever.yaml`); the retriever uses them from the next query on."""
+        path = save_retriever_weights(self.config_dir, weights, self.config_lookup)
+        self.config_lookup = self.config_dir
+        self._retriever_config = None
+        return path
 
     def find_note(self, ref: str) -> NoteRecord:
         """A note by id, vault path, title, alias or file name (case-insensitive)."""

@@ -64,6 +64,7 @@ class Job(QObject):
     failed = Signal(str)
     finished = Signal()
     _posted = Signal(object, object)  # (public signal name, value), queued to the GUI thread
+    _live: set[Job] = set()  # started jobs whose `finished` was not delivered yet
 
     def __init__(self, fn: JobFn, name: str = "") -> None:
         super().__init__()
@@ -99,6 +100,7 @@ class Job(QObject):
 
     def run(self) -> None:
         """Runs on a worker thread."""
+        Job._live.add(self)  # alive until `finished` reached the GUI thread
         self._started.set()
         try:
             if self.cancelled():
@@ -117,9 +119,17 @@ class Job(QObject):
             self._finished.set()
             self._posted.emit("finished", None)
 
+    def report(self, item: Any) -> None:
+        """Emit `progress(item)` from inside `fn` (for functions that drive a generator
+        themselves, e.g. to report only every so often)."""
+        self._posted.emit("progress", item)
+
     def _emit(self, name: str, value: object) -> None:
-        signal = getattr(self, name)
-        signal.emit() if name == "finished" else signal.emit(value)
+        if name == "finished":
+            self.finished.emit()
+            Job._live.discard(self)  # its last signal is out: the caller may drop it now
+        else:
+            getattr(self, name).emit(value)
 
     def _drain(self, generator: Any) -> Any:
         try:

@@ -1,4 +1,5 @@
-"""Fixtures of the GUI tests: a service host on an imported copy of the example vault."""
+"""Fixtures of the GUI tests: a service host on an imported copy of the example vault,
+settings in tmp_path, windows with the test embedder (closed at the end)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from mindnet_desktop.core.embed import HashEmbedder
 from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.settings import AppSettings
 from mindnet_desktop.ui.workers import ServiceHost
 from tests.conftest import run_import
 
@@ -28,3 +31,32 @@ def host(qtbot, vault: Path, open_mindnet: Callable[..., Mindnet]) -> Iterator[S
         service.open()
     yield service
     service.close()
+
+
+@pytest.fixture
+def app_settings(tmp_path: Path) -> AppSettings:
+    """Settings in an ini file of this test (never the user's)."""
+    return AppSettings.from_file(tmp_path / "settings.ini")
+
+
+@pytest.fixture
+def make_window(qtbot, app_settings: AppSettings) -> Iterator:
+    """Builds MainWindows with the HashEmbedder; closes them (and checks no job survives)."""
+    from mindnet_desktop.ui.main_window import MainWindow
+
+    windows: list[MainWindow] = []
+
+    def _make(**kw: object) -> MainWindow:
+        window = MainWindow(
+            app_settings,
+            embedder_factory=lambda name, threads: HashEmbedder(),
+            debounce=0.2,
+            **kw,  # type: ignore[arg-type]
+        )
+        qtbot.addWidget(window)
+        windows.append(window)
+        return window
+
+    yield _make
+    for window in windows:
+        window.close()

@@ -82,8 +82,8 @@ def test_service_host_runs_jobs_in_order_on_one_thread(qtbot, vault: Path, tmp_p
     order: list[str] = []
     a = host.submit(lambda mn, job: order.append("a") or threading.get_ident())
     b = host.submit(lambda mn, job: order.append("b") or threading.get_ident())
-    with qtbot.waitSignal(b.finished, timeout=5000):
-        pass
+    # waitUntil, not waitSignal: b may finish before a signal spy could connect.
+    qtbot.waitUntil(b.is_finished, timeout=5000)
     assert order == ["a", "b"]
     assert a.result == b.result != threading.get_ident()
     host.close()

@@ -1,0 +1,212 @@
+"""Import and watching for the window: every import is a job on the `ServiceHost`.
+
+The watcher's thread never calls the service: it asks the GUI thread (a queued signal) to
+submit an import job and waits until that job finished, so it never runs two at once and
+the service only ever runs on the host's thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from mindnet_desktop.core.indexer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.model import ImportSummary
+from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.workers import Job, ServiceHost
+
+WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
+PROGRESS_INTERVAL = 0.05  # seconds between progress reports to the GUI
+
+
+@dataclass(frozen=True)
+class IndexedNote:
+    note_id: str
+    path: str
+    title: str
+    type: str
+    indexed_at: float  # seconds since the epoch; 0 when the store does not know
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What the status bar and the index panel show, copied off the service."""
+
+    notes: int
+    chunks: int
+    edges: int  # active edges (soft-deleted ones not counted), user edges included
+    indexed: list[IndexedNote] = field(default_factory=list)
+
+
+def index_stats(mn: Mindnet, job: Job | None = None) -> IndexStats:
+    """Counts and per-note index times (runs on the host thread)."""
+    records = mn.records
+    rows = [
+        IndexedNote(nid, r.note.path, r.note.title, r.note.type, r.indexed_at)
+        for nid, r in sorted(records.items(), key=lambda item: item[1].note.path)
+    ]
+    return IndexStats(len(records), mn.store.counts()["chunks"], len(mn.edges()), rows)
+
+
+class VaultIndexer(QObject):
+    """Runs imports on the host and keeps a `VaultWatcher` feeding it.
+
+    Signals:
+        progress(IndexProgress): after each file of the running import.
+        imported(ImportSummary): after each import (also a cancelled one).
+        stats_ready(IndexStats): counts after the open and after each import.
+        state_changed(str): watching / importing / stopped / error.
+        failed(str): a message for the user.
+    """
+
+    progress = Signal(object)
+    imported = Signal(object)
+    stats_ready = Signal(object)
+    state_changed = Signal(str)
+    failed = Signal(str)
+    _watch_request = Signal(object)  # a threading.Event, from the watcher thread
+
+    def __init__(
+        self, host: ServiceHost, debounce: float = 0.5, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.debounce = debounce
+        self.state = STOPPED
+        self.last_summary: ImportSummary | None = None
+        self._watcher: Any = None
+        self._job: Job | None = None
+        self._closing = False
+        self._waiting: set[threading.Event] = set()
+        self._lock = threading.Lock()
+        self._watch_request.connect(self._on_watch_request)
+
+    @property
+    def importing(self) -> bool:
+        return self._job is not None and not self._job.is_finished()
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.state_changed.emit(state)
+
+    def import_now(
+        self, options: ImportOptions | None = None, then: Callable[[], None] | None = None
+    ) -> Job | None:
+        """Submit an import; `then` runs on the GUI thread once it finished (or failed)."""
+        if self._closing:
+            return None
+        options = options or ImportOptions(sync_deletes=True)
+        outcome: list[ImportOutcome] = []
+
+        def run_import(mn: Mindnet, job: Job) -> ImportOutcome | None:
+            # Driven here (not by Job) so a cancel stops the importer cleanly between files.
+            gen = mn.import_vault(options, cancel=job.cancelled)
+            last, phase = 0.0, ""
+            try:
+                while True:
+                    progress = next(gen)
+                    now = time.monotonic()
+                    # At most ~20 updates a second (each one costs the GUI thread the GIL).
+                    if (
+                        now - last > PROGRESS_INTERVAL
+                        or progress.phase != phase
+                        or (progress.done == progress.total)
+                    ):
+                        last, phase = now, progress.phase
+                        job.report(progress)
+            except StopIteration as stop:
+                outcome.append(stop.value)
+                return stop.value
+
+        job = self.host.submit(run_import, "import")
+        self._job = job
+        self._set_state(IMPORTING)
+        job.progress.connect(self.progress)
+        job.failed.connect(self._on_failed)
+        job.finished.connect(lambda: self._on_import_finished(job, outcome, then))
+        return job
+
+    def cancel(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+
+    def _on_failed(self, message: str) -> None:
+        self._set_state(ERROR)
+        self.failed.emit(message)
+
+    def _on_import_finished(
+        self, job: Job, outcome: list[ImportOutcome], then: Callable[[], None] | None
+    ) -> None:
+        if self._job is job:
+            self._job = None
+        if outcome:
+            self.last_summary = outcome[0].summary
+            self.imported.emit(outcome[0].summary)
+        if job.error is None:
+            self._set_state(WATCHING if self._watcher is not None else STOPPED)
+        if not self._closing:
+            self.refresh_stats()
+        if then is not None:
+            then()
+
+    def refresh_stats(self) -> Job | None:
+        if self._closing:
+            return None
+        job = self.host.submit(index_stats, "stats")
+        job.done.connect(self.stats_ready)
+        job.failed.connect(self._on_failed)
+        return job
+
+    # Watching
+    def start_watching(self) -> None:
+        """Watch the vault (call after the first import: it does not reconcile again)."""
+        from mindnet_desktop.core.watcher import VaultWatcher
+
+        if self._watcher is not None or self._closing or self.host.mindnet is None:
+            return
+        self._watcher = VaultWatcher(
+            self.host.mindnet.vault, self._on_change, self.debounce, self._on_watch_error
+        )
+        self._watcher.start(reconcile=False)
+        if not self.importing:
+            self._set_state(WATCHING)
+
+    def _on_change(self) -> None:
+        """Watcher thread: have the GUI thread submit an import and wait for it."""
+        done = threading.Event()
+        with self._lock:
+            if self._closing:
+                return
+            self._waiting.add(done)
+        self._watch_request.emit(done)
+        while not done.wait(0.1):
+            if self._closing:
+                break
+        with self._lock:
+            self._waiting.discard(done)
+
+    @Slot(object)
+    def _on_watch_request(self, done: threading.Event) -> None:
+        if self._closing or self.import_now(then=done.set) is None:
+            done.set()
+
+    def _on_watch_error(self, exc: BaseException) -> None:
+        self.failed.emit(str(exc))  # a queued signal: reaches the GUI thread
+
+    def stop(self) -> None:
+        """Cancel the running import and stop the watcher (no thread survives)."""
+        with self._lock:
+            self._closing = True
+            for done in self._waiting:
+                done.set()
+        self.cancel()
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        self._set_state(STOPPED)

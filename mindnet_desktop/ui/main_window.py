@@ -1,0 +1,420 @@
+"""The main window: chat and graph side by side, index status dock, menus, status bar.
+
+The window owns one `ServiceHost` per open vault (the GUI is the data dir's writer) and a
+`VaultIndexer` that imports on open, on request and when the watcher sees changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTextEdit,
+)
+
+from mindnet_desktop.core.embed import Embedder, make_embedder
+from mindnet_desktop.core.indexer import ImportOptions
+from mindnet_desktop.core.model import IndexProgress
+from mindnet_desktop.core.retriever_config import load_retriever_config
+from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.ui.chat_panel import ChatPanel
+from mindnet_desktop.ui.graph_view import GraphView
+from mindnet_desktop.ui.index_panel import IndexPanel, fill
+from mindnet_desktop.ui.indexing import (
+    ERROR,
+    IMPORTING,
+    STOPPED,
+    WATCHING,
+    IndexStats,
+    VaultIndexer,
+)
+from mindnet_desktop.ui.settings import AppSettings, SettingsDialog
+from mindnet_desktop.ui.workers import ServiceHost
+
+EmbedderFactory = Callable[[str, int], Embedder]
+
+
+@dataclass(frozen=True)
+class VaultLocation:
+    """Where a vault's index and config live (None: the defaults)."""
+
+    data_dir: Path | None = None
+    config_dir: Path | None = None
+
+
+class MainWindow(QMainWindow):
+    """Args:
+    settings: The app settings.
+    location: `--data-dir` / `--config` overrides.
+    embedder_factory: Makes the embedder from (name, threads); tests pass a HashEmbedder.
+    example_vault: Offered by File > Open vault.
+    """
+
+    def __init__(
+        self,
+        settings: AppSettings,
+        location: VaultLocation | None = None,
+        embedder_factory: EmbedderFactory | None = None,
+        example_vault: Path | None = None,
+        debounce: float = 0.5,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.location = location or VaultLocation()
+        self.embedder_factory = embedder_factory or (
+            lambda name, threads: make_embedder(name, threads)
+        )
+        self.example_vault = example_vault
+        self.debounce = debounce
+        self.vault: Path | None = None
+        self.host: ServiceHost | None = None
+        self.indexer: VaultIndexer | None = None
+        self.chat: ChatPanel | None = None
+        self.graph: GraphView | None = None
+        self.stats: IndexStats | None = None
+        self.last_error = ""
+        self._effective_weights: dict[str, float] | None = None
+        self.setWindowTitle(self.tr("Mindnet"))
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("centralSplitter")
+        self.setCentralWidget(self.splitter)
+        self.index_panel = IndexPanel()
+        self.index_panel.note_selected.connect(self.show_note)
+        self.index_dock = QDockWidget(self.tr("Index status"), self)
+        self.index_dock.setObjectName("indexDock")
+        self.index_dock.setWidget(self.index_panel)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.index_dock)
+        self._build_menus()
+        self._build_status_bar()
+        self._restore_geometry()
+
+    # Building
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.progress_label = QLabel()
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setFormat("%v / %m")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.clicked.connect(self._cancel_import)
+        self.watch_label = QLabel()
+        self.counts_label = QLabel()
+        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
+            bar.addWidget(widget)
+            widget.setVisible(False)
+        bar.addPermanentWidget(self.watch_label)
+        bar.addPermanentWidget(self.counts_label)
+        self._show_state(STOPPED)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        self.file_menu = file_menu
+        self.open_action = self._action(self.tr("&Open vault…"), self.choose_vault, "Ctrl+O")
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu(self.tr("&Recent vaults"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.reimport_action = self._action(self.tr("Re-&import"), self.reimport, "F5")
+        file_menu.addAction(self.reimport_action)
+        file_menu.addSeparator()
+        self.settings_action = self._action(self.tr("&Settings…"), self.open_settings, "Ctrl+,")
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        quit_action = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        quit_action.setShortcut("Ctrl+Q")
+        file_menu.addAction(quit_action)
+
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        self.view_menu = view_menu
+        self.graph_action = self._action(self.tr("&Graph"), self._toggle_graph, "Ctrl+G")
+        self.graph_action.setCheckable(True)
+        self.graph_action.setChecked(True)
+        view_menu.addAction(self.graph_action)
+        index_action = self.index_dock.toggleViewAction()
+        index_action.setText(self.tr("&Index status"))
+        view_menu.addAction(index_action)
+
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(self._action(self.tr("&About Mindnet"), self.about))
+
+        focus = self._action(self.tr("Focus the chat input"), self.focus_input, "Ctrl+F")
+        self.addAction(focus)
+
+    def _action(self, text: str, slot: Callable[[], object], shortcut: object = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))  # type: ignore[arg-type]
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    # Opening a vault
+    def open_vault(self, vault: Path, force: bool = False) -> None:
+        """Open `vault` (closing the current one), import it, then watch it."""
+        self.close_vault()
+        self.vault = vault.resolve()
+        self.settings.vault = self.vault
+        self.setWindowTitle(fill(self.tr("Mindnet – %1"), self.vault.name))
+        s = self.settings
+        embedder_name, threads, read_only = s.embedder, s.threads, s.read_only_vault
+        weights = s.retriever_weights
+        loc = self.location
+        factory = self.embedder_factory
+
+        def opener() -> Mindnet:
+            mn = Mindnet(
+                self.vault,  # type: ignore[arg-type]
+                loc.data_dir,
+                loc.config_dir,
+                factory(embedder_name, threads),
+                write=True,
+                read_only_vault=read_only,
+            )
+            try:
+                if weights is not None:
+                    mn.set_retriever_weights(weights)
+            except BaseException:
+                mn.close()
+                raise
+            return mn
+
+        self.host = ServiceHost(opener, self)
+        self.chat = ChatPanel(self.host)
+        self.graph = GraphView(self.host)
+        self.splitter.addWidget(self.chat)
+        self.splitter.addWidget(self.graph)
+        self.graph.setVisible(self.graph_action.isChecked())
+        self.chat.open_note.connect(self.show_note)
+        self.graph.note_selected.connect(
+            lambda note_id: self.statusBar().showMessage(note_id, 5000)
+        )
+        self._configure_chat()
+        self.indexer = VaultIndexer(self.host, self.debounce, self)
+        self.indexer.progress.connect(self._on_progress)
+        self.indexer.imported.connect(self._on_imported)
+        self.indexer.stats_ready.connect(self._on_stats)
+        self.indexer.state_changed.connect(self._show_state)
+        self.indexer.failed.connect(lambda m: self.show_error(self.tr("Import failed"), m))
+        self.host.opened.connect(lambda _mn: self._on_opened(force))
+        self.host.open_failed.connect(self._on_open_failed)
+        self.host.open()
+
+    def _on_opened(self, force: bool) -> None:
+        if self.indexer is None or self.host is None:
+            return
+        self.indexer.refresh_stats()
+        job = self.host.submit(lambda mn, job: load_retriever_config(mn.config_lookup).weights)
+        job.done.connect(self._remember_weights)
+        self.indexer.import_now(
+            ImportOptions(sync_deletes=True, force=force), then=self._after_first_import
+        )
+
+    def _remember_weights(self, weights: dict[str, float]) -> None:
+        self._effective_weights = weights
+
+    def _after_first_import(self) -> None:
+        if self.indexer is not None and self.indexer.state != ERROR:
+            self.indexer.start_watching()
+
+    def _on_open_failed(self, message: str) -> None:
+        self._show_state(ERROR)
+        self.show_error(self.tr("The vault cannot be opened"), message)
+
+    def close_vault(self) -> None:
+        """Stop the watcher and every job, shut the panels down, release the data dir."""
+        if self.indexer is not None:
+            self.indexer.stop()
+            self.indexer.deleteLater()
+            self.indexer = None
+        for panel in (self.chat, self.graph):
+            if panel is not None:
+                panel.shutdown()
+        if self.host is not None:
+            self.host.close()
+            self.host.deleteLater()
+            self.host = None
+        for panel in (self.chat, self.graph):
+            if panel is not None:
+                panel.setParent(None)
+                panel.deleteLater()
+        self.chat = self.graph = None
+        self._hide_progress()
+
+    # Import feedback
+    def _on_progress(self, progress: IndexProgress) -> None:
+        phase = self.tr("Reading") if progress.phase == "scan" else self.tr("Indexing")
+        self.progress_bar.setMaximum(max(progress.total, 1))
+        self.progress_bar.setValue(progress.done)
+        self.progress_label.setText(f"{phase}: {progress.path}")
+        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
+            widget.setVisible(True)
+
+    def _hide_progress(self) -> None:
+        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
+            widget.setVisible(False)
+
+    def _on_imported(self, summary: object) -> None:
+        self._hide_progress()
+        self.index_panel.show_summary(summary)  # type: ignore[arg-type]
+        if self.graph is not None:
+            self.graph.reload()
+
+    def _on_stats(self, stats: IndexStats) -> None:
+        self.stats = stats
+        self.counts_label.setText(
+            fill(self.tr("%1 notes, %2 chunks, %3 edges"), stats.notes, stats.chunks, stats.edges)
+        )
+        self.index_panel.show_stats(stats)
+
+    def _show_state(self, state: str) -> None:
+        texts = {
+            WATCHING: self.tr("Watching"),
+            IMPORTING: self.tr("Importing"),
+            STOPPED: self.tr("Stopped"),
+            ERROR: self.tr("Error"),
+        }
+        self.watch_label.setText(texts.get(state, state))
+        self.watch_label.setProperty("state", state)
+        self.reimport_action.setEnabled(state != IMPORTING and self.host is not None)
+
+    def _cancel_import(self) -> None:
+        if self.indexer is not None:
+            self.indexer.cancel()
+            self.cancel_button.setEnabled(False)
+
+    def reimport(self, force: bool = False) -> None:
+        if self.indexer is not None and not self.indexer.importing:
+            self.cancel_button.setEnabled(True)
+            self.indexer.import_now(
+                ImportOptions(sync_deletes=True, force=force), then=self._after_first_import
+            )
+
+    # Menus
+    def choose_vault(self) -> None:
+        from mindnet_desktop.ui.vault_picker import pick_vault
+
+        vault = pick_vault(self.settings.recent_vaults, self.example_vault, self)
+        if vault is not None:
+            self.open_vault(vault)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_vaults:
+            action = self.recent_menu.addAction(str(path))
+            action.setEnabled(path.is_dir())
+            action.triggered.connect(lambda _c=False, p=path: self.open_vault(p))
+
+    def show_note(self, note_id: str) -> None:
+        """Preview a note in the app: the graph view focuses it (and is shown)."""
+        if self.graph is None:
+            return
+        if not self.graph_action.isChecked():
+            self.graph_action.setChecked(True)
+            self._toggle_graph()
+        self.graph.focus_note(note_id)
+
+    def _toggle_graph(self) -> None:
+        if self.graph is not None:
+            self.graph.setVisible(self.graph_action.isChecked())
+
+    def focus_input(self) -> None:
+        """Ctrl+F: the chat panel's first editable text field gets the focus."""
+        if self.chat is None:
+            return
+        for kind in (QLineEdit, QPlainTextEdit, QTextEdit):
+            for field in self.chat.findChildren(kind):
+                if not field.isReadOnly() and field.isVisibleTo(self.chat):
+                    field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                    return
+        self.chat.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def about(self) -> None:
+        from mindnet_desktop import __version__
+
+        QMessageBox.about(
+            self,
+            self.tr("About Mindnet"),
+            fill(
+                self.tr(
+                    "Mindnet Desktop %1\n\nA local second brain over your Obsidian vault: "
+                    "typed knowledge graph, hybrid search and a local chat model. "
+                    "Nothing leaves your machine."
+                ),
+                __version__,
+            ),
+        )
+
+    def open_settings(self) -> None:
+        weights = self._effective_weights or load_retriever_config().weights
+        dialog = SettingsDialog(self.settings, weights, self)
+        if dialog.exec():
+            self.apply_settings(dialog.apply())
+
+    def apply_settings(self, changed: set[str]) -> None:
+        """React to changed settings (names as in `SettingsDialog.apply`)."""
+        if changed & {"chat_model", "threads", "context_size", "link_target"}:
+            self._configure_chat()
+        if "language" in changed:
+            self.statusBar().showMessage(self.tr("The language changes at the next start."), 8000)
+        if "embedder" in changed and self.vault is not None:
+            answer = QMessageBox.question(
+                self,
+                self.tr("Embedding model changed"),
+                self.tr("Re-index the vault with the new embedding model now?"),
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                self.open_vault(self.vault, force=True)
+                return
+        if "read_only_vault" in changed and self.vault is not None:
+            self.open_vault(self.vault)
+            return
+        weights = self.settings.retriever_weights
+        if "retriever_weights" in changed and weights is not None and self.host is not None:
+            job = self.host.submit(lambda mn, job: mn.set_retriever_weights(weights))
+            job.failed.connect(lambda m: self.show_error(self.tr("Settings"), m))
+            self._effective_weights = weights
+
+    def _configure_chat(self) -> None:
+        s = self.settings
+        if self.chat is not None:
+            self.chat.configure(s.chat_model_path, s.threads, s.context_size, s.link_target)
+
+    def show_error(self, title: str, message: str) -> None:
+        """A visible, non-blocking message (and the status bar keeps it too)."""
+        self.last_error = message
+        self.statusBar().showMessage(message, 15000)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
+        box.setObjectName("errorMessage")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # Geometry and closing
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.store.value("window/geometry")
+        state = self.settings.store.value("window/state")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1200, 800)
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        else:
+            self.resizeDocks([self.index_dock], [200], Qt.Orientation.Vertical)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.store.setValue("window/geometry", self.saveGeometry())
+        self.settings.store.setValue("window/state", self.saveState())
+        self.settings.sync()
+        self.close_vault()
+        super().closeEvent(event)

