@@ -140,6 +140,11 @@ class ChatPanel(QWidget):
             self._submit_other(lambda mn, job: self._slot.release(), "release chat model")
         self._key = key
 
+    @property
+    def model_key(self) -> ModelKey:
+        """(GGUF path or None for the packaged default, threads, n_ctx, max_tokens)."""
+        return self._key
+
     def shutdown(self) -> None:
         """Stop a running answer, wait for the panel's jobs and free the model."""
         self._cancel.set()

@@ -96,6 +96,11 @@ class GraphView(QWidget):
         else:
             self.reload()
 
+    @property
+    def reloads(self) -> int:
+        """How often the view read the graph again (tests and the status bar)."""
+        return self._generation
+
     @Slot()
     def reload(self, *_: object) -> None:
         """Read the graph again (the store changed, a filter changed)."""

@@ -7,7 +7,15 @@ from pathlib import Path
 from mindnet_desktop.core.retriever_config import load_retriever_config
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog, embedder_names
 
-WEIGHTS = {"semantic": 0.7, "edge": 0.1, "centrality": 0.05, "type": 0.1, "status": 0.05}
+WEIGHTS = {
+    "semantic": 0.7,
+    "lexical": 0.15,
+    "name": 0.05,
+    "edge": 0.1,
+    "centrality": 0.05,
+    "type": 0.1,
+    "status": 0.05,
+}
 
 
 def test_settings_survive_a_restart(tmp_path: Path) -> None:
