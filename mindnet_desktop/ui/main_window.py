@@ -14,13 +14,10 @@ from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
     QSplitter,
     QTextEdit,
 )
@@ -37,11 +34,11 @@ from mindnet_desktop.ui.indexing import (
     ERROR,
     IMPORTING,
     STOPPED,
-    WATCHING,
     IndexStats,
     VaultIndexer,
 )
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog
+from mindnet_desktop.ui.status_bar import IndexStatusBar
 from mindnet_desktop.ui.workers import ServiceHost
 
 EmbedderFactory = Callable[[str, int], Embedder]
@@ -103,20 +100,14 @@ class MainWindow(QMainWindow):
 
     # Building
     def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.progress_label = QLabel()
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setMaximumWidth(220)
-        self.progress_bar.setFormat("%v / %m")
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.clicked.connect(self._cancel_import)
-        self.watch_label = QLabel()
-        self.counts_label = QLabel()
-        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
-            bar.addWidget(widget)
-            widget.setVisible(False)
-        bar.addPermanentWidget(self.watch_label)
-        bar.addPermanentWidget(self.counts_label)
+        self.status = IndexStatusBar(self)
+        self.setStatusBar(self.status)
+        self.status.cancel_requested.connect(self._cancel_import)
+        # The parts tests and the screenshot script look at.
+        self.progress_bar = self.status.progress_bar
+        self.cancel_button = self.status.cancel_button
+        self.watch_label = self.status.watch_label
+        self.counts_label = self.status.counts_label
         self._show_state(STOPPED)
 
     def _build_menus(self) -> None:
@@ -253,16 +244,10 @@ class MainWindow(QMainWindow):
 
     # Import feedback
     def _on_progress(self, progress: IndexProgress) -> None:
-        phase = self.tr("Reading") if progress.phase == "scan" else self.tr("Indexing")
-        self.progress_bar.setMaximum(max(progress.total, 1))
-        self.progress_bar.setValue(progress.done)
-        self.progress_label.setText(f"{phase}: {progress.path}")
-        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
-            widget.setVisible(True)
+        self.status.show_progress(progress)
 
     def _hide_progress(self) -> None:
-        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
-            widget.setVisible(False)
+        self.status.hide_progress()
 
     def _on_imported(self, summary: object) -> None:
         self._hide_progress()
@@ -272,30 +257,19 @@ class MainWindow(QMainWindow):
 
     def _on_stats(self, stats: IndexStats) -> None:
         self.stats = stats
-        self.counts_label.setText(
-            fill(self.tr("%1 notes, %2 chunks, %3 edges"), stats.notes, stats.chunks, stats.edges)
-        )
+        self.status.show_counts(stats)
         self.index_panel.show_stats(stats)
 
     def _show_state(self, state: str) -> None:
-        texts = {
-            WATCHING: self.tr("Watching"),
-            IMPORTING: self.tr("Importing"),
-            STOPPED: self.tr("Stopped"),
-            ERROR: self.tr("Error"),
-        }
-        self.watch_label.setText(texts.get(state, state))
-        self.watch_label.setProperty("state", state)
+        self.status.show_state(state)
         self.reimport_action.setEnabled(state != IMPORTING and self.host is not None)
 
     def _cancel_import(self) -> None:
         if self.indexer is not None:
             self.indexer.cancel()
-            self.cancel_button.setEnabled(False)
 
     def reimport(self, force: bool = False) -> None:
         if self.indexer is not None and not self.indexer.importing:
-            self.cancel_button.setEnabled(True)
             self.indexer.import_now(
                 ImportOptions(sync_deletes=True, force=force), then=self._after_first_import
             )

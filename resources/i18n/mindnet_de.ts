@@ -80,6 +80,41 @@
     </message>
 </context>
 <context>
+    <name>IndexStatusBar</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Reading</source>
+        <translation>Lese</translation>
+    </message>
+    <message>
+        <source>Indexing</source>
+        <translation>Indexiere</translation>
+    </message>
+    <message>
+        <source>%1 notes, %2 chunks, %3 edges</source>
+        <translation>%1 Notizen, %2 Chunks, %3 Kanten</translation>
+    </message>
+    <message>
+        <source>Watching</source>
+        <translation>Beobachte</translation>
+    </message>
+    <message>
+        <source>Importing</source>
+        <translation>Importiere</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Angehalten</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Mindnet</source>
@@ -88,10 +123,6 @@
     <message>
         <source>Index status</source>
         <translation>Indexstatus</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -152,34 +183,6 @@
     <message>
         <source>The vault cannot be opened</source>
         <translation>Der Vault kann nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>Reading</source>
-        <translation>Lese</translation>
-    </message>
-    <message>
-        <source>Indexing</source>
-        <translation>Indexiere</translation>
-    </message>
-    <message>
-        <source>%1 notes, %2 chunks, %3 edges</source>
-        <translation>%1 Notizen, %2 Chunks, %3 Kanten</translation>
-    </message>
-    <message>
-        <source>Watching</source>
-        <translation>Beobachte</translation>
-    </message>
-    <message>
-        <source>Importing</source>
-        <translation>Importiere</translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation>Angehalten</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>Fehler</translation>
     </message>
     <message>
         <source>About Mindnet</source>
