@@ -99,7 +99,10 @@ def save_retriever_weights(
     target = config_dir / "retriever.yaml"
     data = load_yaml(config_file("retriever.yaml", base_dir))
     data["weights"] = {
-        term: number(target, f"weights.{term}", weights.get(term), 0.0, 10.0) for term in TERMS
+        term: number(
+            target, f"weights.{term}", weights.get(term, OPTIONAL_TERMS.get(term)), 0.0, 10.0
+        )
+        for term in TERMS
     }
     config_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=config_dir, prefix=".retriever-", suffix=".yaml")

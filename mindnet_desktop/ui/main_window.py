@@ -37,6 +37,7 @@ from mindnet_desktop.ui.indexing import (
     IndexStats,
     VaultIndexer,
 )
+from mindnet_desktop.ui.note_preview import PreviewDock
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog
 from mindnet_desktop.ui.status_bar import IndexStatusBar
 from mindnet_desktop.ui.workers import ServiceHost
@@ -94,6 +95,9 @@ class MainWindow(QMainWindow):
         self.index_dock.setObjectName("indexDock")
         self.index_dock.setWidget(self.index_panel)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.index_dock)
+        self.preview_dock = PreviewDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.preview_dock)
+        self.preview_dock.hide()
         self._build_menus()
         self._build_status_bar()
         self._restore_geometry()
@@ -136,6 +140,9 @@ class MainWindow(QMainWindow):
         index_action = self.index_dock.toggleViewAction()
         index_action.setText(self.tr("&Index status"))
         view_menu.addAction(index_action)
+        preview_action = self.preview_dock.toggleViewAction()
+        preview_action.setText(self.tr("Note &preview"))
+        view_menu.addAction(preview_action)
 
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         help_menu.addAction(self._action(self.tr("&About Mindnet"), self.about))
@@ -151,8 +158,9 @@ class MainWindow(QMainWindow):
         return action
 
     # Opening a vault
-    def open_vault(self, vault: Path, force: bool = False) -> None:
-        """Open `vault` (closing the current one), import it, then watch it."""
+    def open_vault(self, vault: Path, force: bool = False, reembed: bool = False) -> None:
+        """Open `vault` (closing the current one), import it, then watch it; `reembed`:
+        the index was built with another embedding model, embed every note anew."""
         self.close_vault()
         self.vault = vault.resolve()
         self.settings.vault = self.vault
@@ -171,6 +179,7 @@ class MainWindow(QMainWindow):
                 factory(embedder_name, threads),
                 write=True,
                 read_only_vault=read_only,
+                replace_embedder=reembed,
             )
             try:
                 if weights is not None:
@@ -186,6 +195,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.graph)
         self.graph.setVisible(self.graph_action.isChecked())
+        self.preview_dock.attach(self.host)
         self.chat.open_note.connect(self.show_note)
         self.graph.note_selected.connect(
             lambda note_id: self.statusBar().showMessage(note_id, 5000)
@@ -290,9 +300,11 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _c=False, p=path: self.open_vault(p))
 
     def show_note(self, note_id: str) -> None:
-        """Preview a note in the app: the graph view focuses it (and is shown)."""
+        """Preview a note in the app (its text in the preview dock) and focus it in the
+        graph view (shown if hidden)."""
         if self.graph is None:
             return
+        self.preview_dock.show_note(note_id)
         if not self.graph_action.isChecked():
             self.graph_action.setChecked(True)
             self._toggle_graph()
@@ -348,8 +360,10 @@ class MainWindow(QMainWindow):
                 self.tr("Re-index the vault with the new embedding model now?"),
             )
             if answer == QMessageBox.StandardButton.Yes:
-                self.open_vault(self.vault, force=True)
+                self.open_vault(self.vault, reembed=True)
                 return
+            if self.host is not None and self.host.mindnet is not None:
+                self.settings.embedder = self.host.mindnet.embedder.name  # the index's model
         if "read_only_vault" in changed and self.vault is not None:
             self.open_vault(self.vault)
             return

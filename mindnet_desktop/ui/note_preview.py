@@ -7,7 +7,14 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.chat_text import obsidian_url
@@ -93,3 +100,23 @@ class NotePreview(QWidget):
     def _open_in_obsidian(self) -> None:
         if self.current is not None:
             QDesktopServices.openUrl(QUrl(obsidian_url(self.current.vault_name, self.current.path)))
+
+
+class PreviewDock(QDockWidget):
+    """The preview as a dock of the main window; `attach(host)` when a vault opens."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Note preview"))
+        self.setObjectName("previewDock")
+        self.preview: NotePreview | None = None
+
+    def attach(self, host: ServiceHost) -> None:
+        self.preview = NotePreview(host)
+        self.setWidget(self.preview)
+
+    def show_note(self, ref: str) -> None:
+        if self.preview is not None:
+            self.show()
+            self.raise_()
+            self.preview.show_note(ref)

