@@ -4,8 +4,8 @@ graph view, rendered offscreen on a temporary copy of the example vault.
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/screenshot.py [--fast] [--out PATH]
 
 `--fast` uses the test embedder and the small test chat model (no default model needed).
-The chat and graph panels are driven through optional hooks (`ask`, `busy`,
-`show_source_tooltip`, `focus_note`); a panel without a hook is shown as it is.
+The question is typed into the chat panel (Ctrl+Enter), the first source is hovered for its
+explanation tooltip, and the graph view focuses the project note.
 """
 
 from __future__ import annotations
@@ -59,6 +59,21 @@ def ask(app: object, chat: object, question: str, seconds: float) -> None:
             field.setPlainText(question)
         QTest.keyClick(field, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     wait(app, lambda: not getattr(chat, "busy", False), seconds)
+
+
+def show_source_tooltip(app: object, chat: object) -> None:
+    """Hover the first source: its explanation tooltip (reasons, score breakdown) shows."""
+    from PySide6.QtWidgets import QToolTip
+
+    from mindnet_desktop.ui.chat_sources import SourceRow
+
+    def rows() -> list[SourceRow]:
+        return [r for r in chat.findChildren(SourceRow) if r.isVisible()]  # type: ignore[attr-defined]
+
+    if wait(app, lambda: bool(rows()), 10):
+        row = rows()[0]
+        QToolTip.showText(row.mapToGlobal(row.rect().center()), row.toolTip(), row)
+        wait(app, lambda: False, 0.5)
 
 
 def grab_with_tooltip(window: object) -> object:
@@ -124,20 +139,23 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     translators = install_translators(settings.language)  # noqa: F841 - kept alive
     factory = (lambda name, threads: HashEmbedder()) if args.fast else make_embedder
     window = MainWindow(settings, embedder_factory=factory)
-    window.resize(1400, 900)
+    window.resize(1560, 940)
     window.show()
     window.open_vault(vault)
     if not wait(app, lambda: window.stats is not None and window.stats.notes > 0, args.timeout):
         print("the import did not finish", file=sys.stderr)
         return 1
+    window.index_dock.hide()  # more room for the answer, its sources and the graph
+    width = window.splitter.width()
+    window.splitter.setSizes([width * 11 // 20, width * 9 // 20])
     graph, chat = window.graph, window.chat
+    if chat is not None:
+        chat.splitter.setSizes([chat.width() * 3 // 5, chat.width() * 2 // 5])
     if graph is not None:
         graph.focus_note(FOCUS)
     if chat is not None:
         ask(app, chat, QUESTION, args.timeout)
-        hook = getattr(chat, "show_source_tooltip", None)
-        if hook is not None:
-            hook(0)
+        show_source_tooltip(app, chat)
     wait(app, lambda: False, 1.5)  # layouts and repaints settle
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -279,6 +279,9 @@ class HybridRetriever:
             "text": hit.text,
         }
         found = self.store.lexical.matched(query, fields)
+        if "name" in found and "alias" in found:  # an alias repeating the title adds nothing
+            found["alias"] = [w for w in found["alias"] if w not in found["name"]]
+            found = {field: words for field, words in found.items() if words}
         return [
             text(f"lexical_{field}", language, terms=", ".join(words))
             for field, words in list(found.items())[:2]

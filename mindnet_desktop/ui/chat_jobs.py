@@ -89,6 +89,7 @@ def answer_job(
     question: str,
     history: list[dict[str, str]],
     cancel: threading.Event,
+    language: str | None = None,
 ) -> Callable[[Mindnet, Job], Generator[Any, None, Answered]]:
     """A host job that answers `question`: yields `Phase` items, the `Routing` when
     keywords decide it, and `Token`s; returns `Answered`. A model that cannot load still
@@ -107,7 +108,7 @@ def answer_job(
         if early.source == "keyword":
             yield early  # ask routes the same way; the badge need not wait for the answer
         yield Phase("thinking")
-        result = yield from ask(mn, question, llm, history, cancel=cancel)
+        result = yield from ask(mn, question, llm, history, cancel=cancel, language=language)
         if error and not result.error:
             result.error = error
         return Answered(result, mn.vault.name)

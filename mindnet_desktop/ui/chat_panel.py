@@ -88,6 +88,8 @@ class ChatPanel(QWidget):
         self._plain = QTextCharFormat()
         self._build()
 
+    language: str | None = None  # of the reasons ("de" / "en"; None: the system's)
+
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -166,7 +168,7 @@ class ChatPanel(QWidget):
         history = history_of(self.turns)
         self._cancel = threading.Event()
         key = (*self._key[:3], self.max_tokens)
-        fn = answer_job(self._slot, key, question, history, self._cancel)
+        fn = answer_job(self._slot, key, question, history, self._cancel, self.language)
         try:
             self.job = submit_connected(self.host, fn, "chat answer", self._connect_answer)
         except RuntimeError as exc:

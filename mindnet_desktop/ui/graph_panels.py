@@ -57,18 +57,23 @@ class GraphControls(QWidget):
         self.deleted_check = QCheckBox(self.tr("Show deleted"), self)
         self.status = QLabel(self)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(4, 4, 4, 0)
+        # Two rows, so the pane fits beside the chat on an ordinary screen.
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(4, 4, 4, 0)
+        first, second = QHBoxLayout(), QHBoxLayout()
         for label, widget in (
             (self.tr("Show:"), self.focus_box),
             (self.tr("Kind:"), self.kind_box),
             (self.tr("Direction:"), self.direction_box),
         ):
-            row.addWidget(QLabel(label, self))
-            row.addWidget(widget)
-        row.addWidget(self.depth_spin)
-        row.addWidget(self.deleted_check)
-        row.addWidget(self.status, 1)
+            first.addWidget(QLabel(label, self))
+            first.addWidget(widget)
+        first.addStretch(1)
+        second.addWidget(self.depth_spin)
+        second.addWidget(self.deleted_check)
+        second.addWidget(self.status, 1)
+        rows.addLayout(first)
+        rows.addLayout(second)
         self.focus_box.currentIndexChanged.connect(self._focus_changed)
         self.kind_box.currentIndexChanged.connect(self.changed)
         self.direction_box.currentIndexChanged.connect(self.changed)

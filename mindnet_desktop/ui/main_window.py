@@ -194,6 +194,8 @@ class MainWindow(QMainWindow):
         self.graph = GraphView(self.host)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.graph)
+        self.splitter.setStretchFactor(0, 11)  # the chat a bit wider than the graph
+        self.splitter.setStretchFactor(1, 9)
         self.graph.setVisible(self.graph_action.isChecked())
         self.preview_dock.attach(self.host)
         self.chat.open_note.connect(self.show_note)
@@ -377,6 +379,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         if self.chat is not None:
             self.chat.configure(s.chat_model_path, s.threads, s.context_size, s.link_target)
+            self.chat.language = s.language  # the reasons in the tooltips speak the UI's
 
     def show_error(self, title: str, message: str) -> None:
         """A visible, non-blocking message (and the status bar keeps it too)."""
