@@ -315,11 +315,12 @@ def test_shutdown_after_the_host_dropped_a_queued_answer_still_frees_the_model(
     ask(qtbot, panel)
     assert panel._slot.llm is not None and panel._slot.llm.loaded
     hold = threading.Event()
-    host.submit(lambda mn, job: hold.wait(2.0), "busy")  # the answer queues behind it
+    host.submit(lambda mn, job: hold.wait(60), "busy")  # the answer queues behind it
     panel.input.setPlainText("Papierstau")
     panel.send()
     queued = panel.job
     assert queued is not None and not started(queued)
+    threading.Timer(0.5, hold.set).start()  # the busy job ends only once close() dropped the rest
     host.close()  # cancels and drops the queued answer: it never runs, never finishes
     panel.shutdown()
     assert panel._slot.llm is None  # released: shutdown did not wait for a dropped job
