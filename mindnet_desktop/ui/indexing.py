@@ -145,6 +145,8 @@ class VaultIndexer(QObject):
     ) -> None:
         if self._job is job:
             self._job = None
+        if self._closing:  # the vault was closed meanwhile: nobody listens any more
+            return
         if outcome:
             self.last_summary = outcome[0].summary
             self.imported.emit(outcome[0].summary)

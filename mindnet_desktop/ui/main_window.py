@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.ui_language = settings.language  # a change takes effect at the next start
         self.location = location or VaultLocation()
         self.embedder_factory = embedder_factory or (
             lambda name, threads: make_embedder(name, threads)
@@ -163,7 +164,6 @@ class MainWindow(QMainWindow):
         the index was built with another embedding model, embed every note anew."""
         self.close_vault()
         self.vault = vault.resolve()
-        self.settings.vault = self.vault
         self.setWindowTitle(fill(self.tr("Mindnet – %1"), self.vault.name))
         s = self.settings
         embedder_name, threads, read_only = s.embedder, s.threads, s.read_only_vault
@@ -202,6 +202,7 @@ class MainWindow(QMainWindow):
         self.graph.note_selected.connect(
             lambda note_id: self.statusBar().showMessage(note_id, 5000)
         )
+        self.graph.error.connect(lambda message: self.statusBar().showMessage(message, 15000))
         self._configure_chat()
         self.indexer = VaultIndexer(self.host, self.debounce, self)
         self.indexer.progress.connect(self._on_progress)
@@ -216,9 +217,11 @@ class MainWindow(QMainWindow):
     def _on_opened(self, force: bool) -> None:
         if self.indexer is None or self.host is None:
             return
+        self.settings.vault = self.vault  # remembered (and recent) once it opened
         self.indexer.refresh_stats()
         job = self.host.submit(lambda mn, job: load_retriever_config(mn.config_lookup).weights)
         job.done.connect(self._remember_weights)
+        job.failed.connect(lambda m: self.show_error(self.tr("Settings"), m))
         self.indexer.import_now(
             ImportOptions(sync_deletes=True, force=force), then=self._after_first_import
         )
@@ -264,7 +267,8 @@ class MainWindow(QMainWindow):
     def _on_imported(self, summary: object) -> None:
         self._hide_progress()
         self.index_panel.show_summary(summary)  # type: ignore[arg-type]
-        if self.graph is not None:
+        changed = sum(getattr(summary, n, 1) for n in ("added", "changed", "deleted"))
+        if self.graph is not None and (changed or not self.graph.reloads):
             self.graph.reload()
 
     def _on_stats(self, stats: IndexStats) -> None:
@@ -366,6 +370,9 @@ class MainWindow(QMainWindow):
                 return
             if self.host is not None and self.host.mindnet is not None:
                 self.settings.embedder = self.host.mindnet.embedder.name  # the index's model
+        if "vault" in changed and self.settings.vault is not None:
+            self.open_vault(self.settings.vault)
+            return
         if "read_only_vault" in changed and self.vault is not None:
             self.open_vault(self.vault)
             return
@@ -379,7 +386,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         if self.chat is not None:
             self.chat.configure(s.chat_model_path, s.threads, s.context_size, s.link_target)
-            self.chat.language = s.language  # the reasons in the tooltips speak the UI's
+            self.chat.language = self.ui_language  # the reasons speak the UI's language
 
     def show_error(self, title: str, message: str) -> None:
         """A visible, non-blocking message (and the status bar keeps it too)."""

@@ -208,6 +208,15 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         form = QFormLayout()
 
+        self.vault = QLineEdit(str(settings.vault or ""))
+        self.vault.setToolTip(self.tr("The Obsidian vault folder Mindnet opens"))
+        browse_vault = QPushButton(self.tr("Choose folder…"))
+        browse_vault.clicked.connect(self._pick_vault)
+        vault_row = QHBoxLayout()
+        vault_row.addWidget(self.vault, 1)
+        vault_row.addWidget(browse_vault)
+        form.addRow(self.tr("Vault:"), vault_row)
+
         self.chat_model = QLineEdit(settings.chat_model)
         self.chat_model.setPlaceholderText(self.tr("default"))
         self.chat_model.setToolTip(self.tr("'default' or the path of a GGUF file"))
@@ -299,6 +308,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(box)
         layout.addWidget(buttons)
 
+    def _pick_vault(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Choose a vault folder"))
+        if path:
+            self.vault.setText(path)
+
     def _pick_gguf(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, self.tr("Choose a GGUF chat model"), "", self.tr("GGUF models (*.gguf)")
@@ -313,6 +327,7 @@ class SettingsDialog(QDialog):
         """Write the fields to the settings; returns the names of the settings that changed."""
         s = self.settings
         before = {
+            "vault": s.vault,
             "chat_model": s.chat_model,
             "embedder": s.embedder,
             "threads": s.threads,
@@ -322,6 +337,9 @@ class SettingsDialog(QDialog):
             "read_only_vault": s.read_only_vault,
             "retriever_weights": s.retriever_weights,
         }
+        vault = self.vault.text().strip()
+        if vault and Path(vault).is_dir() and Path(vault) != s.vault:
+            s.vault = Path(vault)  # the window opens it (a folder that is gone is ignored)
         s.chat_model = self.chat_model.text().strip() or "default"
         s.embedder = self.embedder.currentText()
         s.threads = self.threads.value()

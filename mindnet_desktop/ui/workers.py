@@ -188,14 +188,14 @@ class ServiceHost(QObject):
 
         def call(job: Job) -> Any:
             if self.mindnet is None:
-                raise RuntimeError("The vault is not open.")
+                raise RuntimeError(QCoreApplication.translate("Workers", "The vault is not open."))
             return fn(self.mindnet, job)
 
         return self._start(Job(call, name or getattr(fn, "__name__", "job")))
 
     def _start(self, job: Job) -> Job:
         if self._closed:
-            raise RuntimeError("The window is closing.")
+            raise RuntimeError(QCoreApplication.translate("Workers", "The window is closing."))
         self._jobs = [j for j in self._jobs if not j.is_finished()]
         self._jobs.append(job)
         self._pool.start(_Runnable(job))

@@ -250,6 +250,18 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Einstellungen</translation>
     </message>
     <message>
+        <source>The Obsidian vault folder Mindnet opens</source>
+        <translation>Der Obsidian-Vault-Ordner, den Mindnet öffnet</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>Ordner wählen…</translation>
+    </message>
+    <message>
+        <source>Vault:</source>
+        <translation>Vault:</translation>
+    </message>
+    <message>
         <source>default</source>
         <translation>Standard</translation>
     </message>
@@ -338,6 +350,10 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Status</translation>
     </message>
     <message>
+        <source>Choose a vault folder</source>
+        <translation>Vault-Ordner wählen</translation>
+    </message>
+    <message>
         <source>Choose a GGUF chat model</source>
         <translation>Ein GGUF-Chat-Modell wählen</translation>
     </message>
@@ -367,6 +383,17 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     <message>
         <source>Choose the vault folder</source>
         <translation>Den Vault-Ordner wählen</translation>
+    </message>
+</context>
+<context>
+    <name>Workers</name>
+    <message>
+        <source>The vault is not open.</source>
+        <translation>Der Vault ist nicht geöffnet.</translation>
+    </message>
+    <message>
+        <source>The window is closing.</source>
+        <translation>Das Fenster wird geschlossen.</translation>
     </message>
 </context>
 </TS>

@@ -76,6 +76,29 @@ def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) 
     assert again.retriever_weights["semantic"] == 0.9
 
 
+def test_choosing_another_vault_in_the_settings_opens_it(
+    qtbot, make_window, app_settings, vault: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    (other / "Notizen").mkdir(parents=True)
+    (other / "Notizen" / "Eine Idee.md").write_text("# Eine Idee\n\nNur eine.\n")
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: app_settings.vault == vault.resolve(), timeout=120000)
+    dialog = SettingsDialog(app_settings, load_retriever_config().weights)
+    qtbot.addWidget(dialog)
+    assert dialog.vault.text() == str(vault.resolve())
+    dialog.vault.setText(str(tmp_path / "gone"))  # a folder that does not exist is ignored
+    assert dialog.apply() == set()
+    dialog.vault.setText(str(other))
+    changed = dialog.apply()
+    assert changed == {"vault"}
+    window.apply_settings(changed)
+    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes == 1, timeout=120000)
+    assert window.vault == other.resolve()
+    assert app_settings.recent_vaults[:2] == [other.resolve(), vault.resolve()]
+
+
 def test_window_geometry_is_remembered(qtbot, make_window, app_settings) -> None:
     window = make_window()
     window.resize(777, 555)
