@@ -81,6 +81,7 @@ class VaultIndexer(QObject):
         self.last_summary: ImportSummary | None = None
         self._watcher: Any = None
         self._job: Job | None = None
+        self._imports: list[Job] = []  # submitted, maybe not finished (Cancel stops all)
         self._closing = False
         self._waiting: set[threading.Event] = set()
         self._lock = threading.Lock()
@@ -126,6 +127,7 @@ class VaultIndexer(QObject):
 
         job = self.host.submit(run_import, "import")
         self._job = job
+        self._imports.append(job)
         self._set_state(IMPORTING)
         job.progress.connect(self.progress)
         job.failed.connect(self._on_failed)
@@ -133,8 +135,10 @@ class VaultIndexer(QObject):
         return job
 
     def cancel(self) -> None:
-        if self._job is not None:
-            self._job.cancel()
+        """Cancel every import not finished yet (a running one and any queued behind it)."""
+        self._imports = [j for j in self._imports if not j.is_finished()]
+        for job in self._imports:
+            job.cancel()
 
     def _on_failed(self, message: str) -> None:
         self._set_state(ERROR)

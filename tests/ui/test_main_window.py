@@ -195,3 +195,17 @@ def test_shortcuts_preview_and_chat_configuration(qtbot, make_window, vault: Pat
     assert window.graph.root == "Projekte/KI-Projekt Alpha"
     assert window.graph.isVisible()
     wait_imported(qtbot, window)
+
+
+def test_cancel_stops_a_running_import_and_the_one_queued_behind_it(
+    qtbot, make_window, vault: Path
+) -> None:
+    window = make_window()
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    first = window.indexer.import_now()
+    second = window.indexer.import_now()  # e.g. the watcher's, queued behind F5's
+    assert first is not None and second is not None
+    window.indexer.cancel()
+    assert first.cancelled() and second.cancelled()
+    qtbot.waitUntil(lambda: first.is_finished() and second.is_finished(), timeout=LONG)
