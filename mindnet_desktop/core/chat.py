@@ -188,18 +188,25 @@ def pack_messages(
     return [system_msg, *kept_history, question_msg], used
 
 
-def ask(
+@dataclass
+class Prepared:
+    """An answer ready to be generated: the result so far (routing, sources) and the
+    messages for the model (None: nothing to generate: no model, or it failed)."""
+
+    result: AskResult
+    messages: list[dict[str, str]] | None = None
+
+
+def prepare(
     mn: Mindnet,
     question: str,
     llm: LlamaChat | None,
     history: list[dict[str, str]] | None = None,
     k: int | None = None,
-    cancel: threading.Event | None = None,
     language: str | None = None,
-) -> Generator[Token, None, AskResult]:
-    """Answer `question`, yielding tokens as they come; returns the result (with sources
-    even when the model is missing or fails, then with `error` set). `llm=None` retrieves
-    only."""
+) -> Prepared:
+    """Route `question`, retrieve its sources (one per note) and pack the model's messages.
+    Uses the service; the model only to classify and to count tokens."""
     prompts = load_prompts(mn.config_lookup)
     error: str | None = None
     classify = None
@@ -220,26 +227,65 @@ def ask(
     )
     facts = [h for h in found.hits if not h.injected]
     ordered = facts + [h for h in found.hits if h.injected]
-    result = AskResult(found.query_id, question, routing, sources=ordered)
+    prepared = Prepared(AskResult(found.query_id, question, routing, sources=ordered))
+    result = prepared.result
     if llm is not None and error is None:
         system = prompts.strategies[mn.decision_engine.strategies[routing.intent].prompt]
         try:
-            messages, result.sources = pack_messages(llm, system, ordered, question, history or [])
+            prepared.messages, result.sources = pack_messages(
+                llm, system, ordered, question, history or []
+            )
             result.model = llm.name
-            pieces = []
-            citer = Citer(result.sources)
-            for token in llm.stream(messages, cancel):
-                piece = citer.feed(token.text)
-                pieces.append(piece)
-                yield Token(piece)
-            cited = citer.flush()
-            if cited:
-                pieces.append(cited)
-                yield Token(cited)
-            result.answer = "".join(pieces).strip()
-            result.cancelled = cancel is not None and cancel.is_set()
         except ModelError as exc:
             error = str(exc)
     result.error = error
-    log_ranked(mn, result.query_id, question, routing, result.sources, result.model, result.answer)
-    return result
+    return prepared
+
+
+def generate(
+    prepared: Prepared, llm: LlamaChat | None, cancel: threading.Event | None = None
+) -> Generator[Token, None, None]:
+    """Stream the answer (with post-hoc citations) into `prepared.result`. Uses only the
+    model, never the service: it may run beside other work on the vault."""
+    result = prepared.result
+    if prepared.messages is None or llm is None:
+        return
+    try:
+        pieces = []
+        citer = Citer(result.sources)
+        for token in llm.stream(prepared.messages, cancel):
+            piece = citer.feed(token.text)
+            pieces.append(piece)
+            yield Token(piece)
+        cited = citer.flush()
+        if cited:
+            pieces.append(cited)
+            yield Token(cited)
+        result.answer = "".join(pieces).strip()
+        result.cancelled = cancel is not None and cancel.is_set()
+    except ModelError as exc:
+        result.error = str(exc)
+
+
+def finish(mn: Mindnet, prepared: Prepared) -> AskResult:
+    """Log the question, its sources and the answer; the result."""
+    r = prepared.result
+    log_ranked(mn, r.query_id, r.question, r.routing, r.sources, r.model, r.answer)
+    return r
+
+
+def ask(
+    mn: Mindnet,
+    question: str,
+    llm: LlamaChat | None,
+    history: list[dict[str, str]] | None = None,
+    k: int | None = None,
+    cancel: threading.Event | None = None,
+    language: str | None = None,
+) -> Generator[Token, None, AskResult]:
+    """Answer `question`, yielding tokens as they come; returns the result (with sources
+    even when the model is missing or fails, then with `error` set). `llm=None` retrieves
+    only."""
+    prepared = prepare(mn, question, llm, history, k, language)
+    yield from generate(prepared, llm, cancel)
+    return finish(mn, prepared)
