@@ -9,10 +9,9 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from mindnet_desktop.core.chat import AskResult, ask
+from mindnet_desktop.core.chat import AskResult, finish, generate, prepare
 from mindnet_desktop.core.llm import LlamaChat
 from mindnet_desktop.core.models import ModelError
-from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.workers import Job, ServiceHost
 
 # (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)
@@ -84,18 +83,21 @@ class ModelSlot:
 
 
 def answer_job(
+    host: ServiceHost,
     slot: ModelSlot,
     key: ModelKey,
     question: str,
     history: list[dict[str, str]],
     cancel: threading.Event,
     language: str | None = None,
-) -> Callable[[Mindnet, Job], Generator[Any, None, Answered]]:
-    """A host job that answers `question`: yields `Phase` items, the `Routing` when
-    keywords decide it, and `Token`s; returns `Answered`. A model that cannot load still
-    gives the sources, with `error` set."""
+) -> Callable[[Job], Generator[Any, None, Answered]]:
+    """A job for the panel's model thread that answers `question`: yields `Phase` items,
+    the `Routing` when keywords decide it, and `Token`s; returns `Answered`. Routing,
+    retrieval and the log run on the service thread (`host.call`); loading the model and
+    streaming the answer do not hold it, so the graph, the preview and the thumbs stay
+    usable meanwhile. A model that cannot load still gives the sources, with `error` set."""
 
-    def answer(mn: Mindnet, job: Job) -> Generator[Any, None, Answered]:
+    def answer(job: Job) -> Generator[Any, None, Answered]:
         llm: LlamaChat | None = slot.get(key)
         error = None
         if llm is not None and not llm.loaded:
@@ -104,31 +106,15 @@ def answer_job(
                 llm.warm_up()
             except ModelError as exc:
                 error, llm = str(exc), None
-        early = mn.decision_engine.route(question)  # keywords only: instant
+        early = host.call(job, lambda mn: mn.decision_engine.route(question))  # keywords
         if early.source == "keyword":
             yield early  # ask routes the same way; the badge need not wait for the answer
         yield Phase("thinking")
-        result = yield from ask(mn, question, llm, history, cancel=cancel, language=language)
+        prepared = host.call(job, lambda mn: prepare(mn, question, llm, history, None, language))
+        yield from generate(prepared, llm, cancel)
+        result, vault_name = host.call(job, lambda mn: (finish(mn, prepared), mn.vault.name))
         if error and not result.error:
             result.error = error
-        return Answered(result, mn.vault.name)
+        return Answered(result, vault_name)
 
     return answer
-
-
-def started(job: Job) -> bool:
-    """Whether a job has begun to run (a job still queued when the host closes never runs)."""
-    return job.has_started()
-
-
-def submit_connected(
-    host: ServiceHost,
-    fn: Callable[[Mindnet, Job], Any],
-    name: str,
-    connect: Callable[[Job], None],
-) -> Job:
-    """`host.submit(fn)`, then `connect(job)` wires its signals (nothing is lost: a job
-    emits on the GUI thread's next event-loop turn)."""
-    job = host.submit(fn, name)
-    connect(job)
-    return job

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -36,8 +36,6 @@ from mindnet_desktop.ui.chat_jobs import (
     Turn,
     answer_job,
     history_of,
-    started,
-    submit_connected,
 )
 from mindnet_desktop.ui.chat_sources import SourcesPane
 from mindnet_desktop.ui.chat_text import (
@@ -48,7 +46,7 @@ from mindnet_desktop.ui.chat_text import (
     obsidian_url,
     parse_citation,
 )
-from mindnet_desktop.ui.workers import Job, ServiceHost
+from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
 
 SHUTDOWN_WAIT_S = 10.0
 ERROR_STYLE = "color: #c62828;"
@@ -83,6 +81,10 @@ class ChatPanel(QWidget):
         self.max_tokens = 512  # longest answer (tests ask for short ones)
         self._key: ModelKey = (None, 0, 4096, self.max_tokens)
         self._slot = ModelSlot()
+        # The model's own thread: loading and streaming never hold the service thread, and
+        # one model job runs at a time (an answer, or releasing the model).
+        self._model_pool = QThreadPool(self)
+        self._model_pool.setMaxThreadCount(1)
         self._cancel = threading.Event()
         self._other_jobs: list[Job] = []
         self._plain = QTextCharFormat()
@@ -139,7 +141,10 @@ class ChatPanel(QWidget):
         self.link_target = link_target
         key: ModelKey = (str(model_path) if model_path else None, threads, n_ctx, self.max_tokens)
         if key != self._key and self._slot.llm is not None:
-            self._submit_other(lambda mn, job: self._slot.release(), "release chat model")
+            slot = self._slot
+            job = run_pure(lambda job: slot.release(), "release chat model", self._model_pool)
+            job.failed.connect(self._show_error)
+            self._other_jobs.append(job)
         self._key = key
 
     @property
@@ -154,7 +159,7 @@ class ChatPanel(QWidget):
         for job in jobs:
             job.cancel()  # a job that has not begun returns at once when it starts
         deadline = time.monotonic() + SHUTDOWN_WAIT_S
-        running = [j for j in jobs if started(j)]
+        running = [j for j in jobs if j.has_started()]
         if all(j.wait(max(deadline - time.monotonic(), 0.0)) for j in running):
             self._slot.release()  # no job of the panel runs: safe off the core thread
 
@@ -168,12 +173,12 @@ class ChatPanel(QWidget):
         history = history_of(self.turns)
         self._cancel = threading.Event()
         key = (*self._key[:3], self.max_tokens)
-        fn = answer_job(self._slot, key, question, history, self._cancel, self.language)
-        try:
-            self.job = submit_connected(self.host, fn, "chat answer", self._connect_answer)
-        except RuntimeError as exc:
-            self._show_error(str(exc))
+        if self.host.closed or self.host.mindnet is None:
+            self._show_error(self.tr("The vault is not open."))
             return
+        fn = answer_job(self.host, self._slot, key, question, history, self._cancel, self.language)
+        self.job = run_pure(fn, "chat answer", self._model_pool)
+        self._connect_answer(self.job)
         self._answering = True
         self.turns.append(Turn(question))
         self.input.clear()
@@ -399,7 +404,8 @@ class ChatPanel(QWidget):
     ) -> Job | None:
         self._other_jobs = [j for j in self._other_jobs if not j.is_finished()]
         try:
-            job = submit_connected(self.host, fn, name, connect)
+            job = self.host.submit(fn, name)
+            connect(job)
         except RuntimeError as exc:
             self._show_error(str(exc))
             return None

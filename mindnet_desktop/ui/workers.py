@@ -202,6 +202,24 @@ class ServiceHost(QObject):
         return job
 
     @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def call(self, caller: Job, fn: Callable[[Mindnet], Any], name: str = "") -> Any:
+        """Run `fn(mindnet)` on the service thread and wait for its result, from another
+        worker thread (never the GUI thread): for jobs that use the service only now and
+        then, e.g. the chat answer, whose model streams on a thread of its own."""
+        sub = self.submit(lambda mn, job: fn(mn), name or getattr(fn, "__name__", "call"))
+        while not sub.wait(0.05):
+            if self._closed and not sub.has_started():  # dropped by close(): never runs
+                raise RuntimeError(QCoreApplication.translate("Workers", "The window is closing."))
+        if sub.error is not None:
+            raise RuntimeError(sub.error)
+        if sub.cancelled():
+            raise RuntimeError(QCoreApplication.translate("Workers", "The window is closing."))
+        return sub.result
+
+    @property
     def busy(self) -> bool:
         return any(not j.is_finished() for j in self._jobs)
 
@@ -217,8 +235,9 @@ class ServiceHost(QObject):
             self.mindnet = None
 
 
-def run_pure(fn: JobFn, name: str = "") -> Job:
-    """Run `fn(job)` on the global pool: only for work that does not touch the service."""
+def run_pure(fn: JobFn, name: str = "", pool: QThreadPool | None = None) -> Job:
+    """Run `fn(job)` on `pool` (default: the global one): only for work that does not touch
+    the service (it may ask for it through `ServiceHost.call`)."""
     job = Job(fn, name)
-    QThreadPool.globalInstance().start(_Runnable(job))
+    (pool or QThreadPool.globalInstance()).start(_Runnable(job))
     return job

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from mindnet_desktop.core.chat import AskResult
 from mindnet_desktop.core.llm import LlamaChat, Token
 from mindnet_desktop.core.models import resolve_model_path
-from mindnet_desktop.ui.chat_jobs import started
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.chat_text import obsidian_url
 from mindnet_desktop.ui.workers import ServiceHost
@@ -309,22 +308,50 @@ def test_shutdown_stops_a_running_answer_and_frees_the_model(
     assert job.is_finished() and panel._slot.llm is None
 
 
-def test_shutdown_after_the_host_dropped_a_queued_answer_still_frees_the_model(
+def test_shutdown_after_the_host_dropped_the_answers_search_still_frees_the_model(
     qtbot, panel: ChatPanel, host: ServiceHost, canned_answer: str
 ) -> None:
     ask(qtbot, panel)
     assert panel._slot.llm is not None and panel._slot.llm.loaded
     hold = threading.Event()
-    host.submit(lambda mn, job: hold.wait(60), "busy")  # the answer queues behind it
+    host.submit(lambda mn, job: hold.wait(60), "busy")  # the answer's search queues behind it
     panel.input.setPlainText("Papierstau")
     panel.send()
-    queued = panel.job
-    assert queued is not None and not started(queued)
+    answer = panel.job
+    assert answer is not None
+    qtbot.waitUntil(answer.has_started)  # on the model's thread, waiting for the vault
     threading.Timer(0.5, hold.set).start()  # the busy job ends only once close() dropped the rest
-    host.close()  # cancels and drops the queued answer: it never runs, never finishes
+    host.close()  # drops the queued search: the answer ends with "The window is closing."
     panel.shutdown()
-    assert panel._slot.llm is None  # released: shutdown did not wait for a dropped job
-    assert not started(queued)
+    assert answer.is_finished() and answer.error and "closing" in answer.error
+    assert panel._slot.llm is None  # released: nothing of the panel runs any more
+
+
+def test_the_graph_and_thumbs_need_not_wait_for_a_streaming_answer(
+    qtbot, panel: ChatPanel, host: ServiceHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the model streams, the service thread is free for other work."""
+    streaming, release = threading.Event(), threading.Event()
+    real_stream = LlamaChat.stream
+
+    def slow_stream(self, messages, cancel=None, **kw):
+        for i, token in enumerate(real_stream(self, messages, cancel, **kw)):
+            if i == 2:
+                streaming.set()
+                release.wait(30)
+            yield token
+
+    monkeypatch.setattr(LlamaChat, "stream", slow_stream)
+    panel.input.setPlainText("Wie behebe ich einen Papierstau?")
+    panel.send()
+    qtbot.waitUntil(streaming.is_set, timeout=LONG_WAIT_MS)
+    other = host.submit(lambda mn, job: len(mn.records), "graph")  # e.g. the graph view's read
+    try:
+        assert other.wait(10), "the service thread was held by the streaming answer"
+        assert other.result > 0
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: not panel.busy, timeout=LONG_WAIT_MS)
 
 
 def test_a_keyword_intent_shows_in_the_badge_before_the_answer_ends(
