@@ -149,6 +149,19 @@ def _chunk_metadata(record: NoteRecord, chunk: Chunk) -> dict[str, Any]:
     }
 
 
+def _chunk(meta: dict[str, Any], text: str | None) -> Chunk:
+    return Chunk(
+        note_id=meta["note_id"],
+        seq=int(meta["seq"]),
+        text=text or "",
+        heading_path=tuple(json.loads(meta["heading_path"])),
+        headings=tuple(json.loads(meta["headings"])),
+        meta=json.loads(meta["meta"]),
+        start=int(meta["start"]),
+        end=int(meta["end"]),
+    )
+
+
 def lexical_doc(record: NoteRecord, chunk: Chunk) -> LexicalDoc:
     note = record.note
     return LexicalDoc(
@@ -242,21 +255,11 @@ class ChromaStore:
         records = self.note_records()
         self.lexical.clear()
         got = self._chunks.get(include=["metadatas", "documents"])
-        docs = []
-        for cid, meta, text in zip(got["ids"], got["metadatas"] or [], got["documents"] or []):
-            record = records.get(meta["note_id"])
-            note = record.note if record else None
-            docs.append(
-                LexicalDoc(
-                    chunk_id=cid,
-                    note_id=meta["note_id"],
-                    type=meta["type"],
-                    name="\n".join((meta["title"], *(note.aliases if note else ()))),
-                    heading=" / ".join(json.loads(meta.get("heading_path", "[]"))),
-                    tags=" ".join(note.tags) if note else "",
-                    text=text or "",
-                )
-            )
+        docs = [
+            lexical_doc(records[meta["note_id"]], _chunk(meta, text))
+            for meta, text in zip(got["metadatas"] or [], got["documents"] or [])
+            if meta["note_id"] in records  # a chunk without its note is never searched
+        ]
         self.lexical.replace([], docs)
         self.lexical.commit()
 
@@ -359,17 +362,7 @@ class ChromaStore:
     def chunks(self, note_id: str) -> list[Chunk]:
         got = self._chunks.get(where={"note_id": note_id}, include=["metadatas", "documents"])
         chunks = [
-            Chunk(
-                note_id=meta["note_id"],
-                seq=int(meta["seq"]),
-                text=doc,
-                heading_path=tuple(json.loads(meta["heading_path"])),
-                headings=tuple(json.loads(meta["headings"])),
-                meta=json.loads(meta["meta"]),
-                start=int(meta["start"]),
-                end=int(meta["end"]),
-            )
-            for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
+            _chunk(meta, doc) for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
         ]
         return sorted(chunks, key=lambda c: c.seq)
 
