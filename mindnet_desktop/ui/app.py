@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from mindnet_desktop.__main__ import EXAMPLE_VAULT
-    from mindnet_desktop.ui.i18n import install_translators
+    from mindnet_desktop.ui.i18n import fill, install_translators
     from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
     from mindnet_desktop.ui.settings import APPLICATION, ORGANIZATION, AppSettings
 
@@ -68,9 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         QMessageBox.critical(
             None,
             QCoreApplication.translate("App", "Mindnet"),
-            QCoreApplication.translate("App", "The vault folder %1 does not exist.").replace(
-                "%1", str(vault)
-            ),
+            fill(QCoreApplication.translate("App", "The vault folder %1 does not exist."), vault),
         )
         return 2
     location = VaultLocation(

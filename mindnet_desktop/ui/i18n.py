@@ -13,6 +13,13 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 I18N_DIR = Path(__file__).resolve().parents[2] / "resources" / "i18n"
 
 
+def fill(text: str, *values: object) -> str:
+    """Replace %1, %2, ... of a translated text (the order may differ per language)."""
+    for number, value in enumerate(values, start=1):
+        text = text.replace(f"%{number}", str(value))
+    return text
+
+
 def qm_files(language: str, folder: Path = I18N_DIR) -> list[Path]:
     """The app's compiled translations for `language` (e.g. `mindnet_de.qm`, `chat_de.qm`)."""
     return sorted(folder.glob(f"*_{language}.qm"))

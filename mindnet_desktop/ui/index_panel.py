@@ -17,14 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.core.model import ImportSummary
+from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.indexing import IndexStats
-
-
-def fill(text: str, *values: object) -> str:
-    """Replace %1, %2, ... of a translated text (the order may differ per language)."""
-    for number, value in enumerate(values, start=1):
-        text = text.replace(f"%{number}", str(value))
-    return text
 
 
 def _table(headers: list[str]) -> QTableWidget:

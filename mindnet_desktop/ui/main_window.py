@@ -29,7 +29,8 @@ from mindnet_desktop.core.retriever_config import load_retriever_config
 from mindnet_desktop.core.service import Mindnet
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.graph_view import GraphView
-from mindnet_desktop.ui.index_panel import IndexPanel, fill
+from mindnet_desktop.ui.i18n import fill
+from mindnet_desktop.ui.index_panel import IndexPanel
 from mindnet_desktop.ui.indexing import (
     ERROR,
     IMPORTING,

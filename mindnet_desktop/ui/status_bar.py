@@ -6,7 +6,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from mindnet_desktop.core.model import IndexProgress
-from mindnet_desktop.ui.index_panel import fill
+from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.indexing import ERROR, IMPORTING, STOPPED, WATCHING, IndexStats
 
 

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mindnet_desktop.ui.i18n import fill
+
 
 class VaultPicker(QDialog):
     """Lists the recent vaults that still exist and the example vault; `chosen` after OK."""
@@ -32,7 +34,7 @@ class VaultPicker(QDialog):
             if path.is_dir():
                 self._add(path, str(path))
         if example is not None and example.is_dir() and example not in recent:
-            self._add(example, self.tr("Example vault (%1)").replace("%1", str(example)))
+            self._add(example, fill(self.tr("Example vault (%1)"), example))
         if self.list.count():
             self.list.setCurrentRow(0)
         self.list.itemDoubleClicked.connect(lambda _item: self.accept())

@@ -28,6 +28,10 @@
         <translation>Antwort anhalten; was schon da ist, bleibt</translation>
     </message>
     <message>
+        <source>The vault is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Waiting for the vault…</source>
         <translation>Warte auf den Vault …</translation>
     </message>
