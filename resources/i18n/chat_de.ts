@@ -29,7 +29,7 @@
     </message>
     <message>
         <source>The vault is not open.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Vault ist nicht geöffnet.</translation>
     </message>
     <message>
         <source>Waiting for the vault…</source>
