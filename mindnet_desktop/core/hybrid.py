@@ -86,7 +86,7 @@ def hybrid_search(
     language = language or system_language()
     routing = routing or mn.decision_engine.route(query)
     retriever = mn.retriever
-    where, possible = mn.searcher.candidate_filter(types, root, depth)
+    only, possible = mn.searcher.candidate_filter(types, root, depth)
     if not possible:
         return _finish(mn, query, routing, [], log, model)
     vector = mn.embedder.embed_query([query])[0]
@@ -100,7 +100,7 @@ def hybrid_search(
                     extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
     hits = retriever.rank(
-        query, k, where, vector, extra, language, per_note=per_note, named=set(named)
+        query, k, only, vector, extra, language, per_note=per_note, named=set(named)
     )
     inject = mn.decision_engine.strategies[routing.intent].inject_types
     if inject and root is None:

@@ -169,8 +169,8 @@ class LexicalIndex:
         self,
         query: str,
         n: int,
-        types: set[str] | None = None,
-        note_ids: set[str] | None = None,
+        types: Iterable[str] | None = None,
+        note_ids: Iterable[str] | None = None,
     ) -> list[tuple[str, float]]:
         """(chunk_id, BM25 score) of the best `n` chunks; `types` / `note_ids` restrict."""
         import tantivy as t

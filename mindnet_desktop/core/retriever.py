@@ -30,7 +30,7 @@ from mindnet_desktop.core.explain import semantic_reason, text
 from mindnet_desktop.core.graph import KnowledgeGraph
 from mindnet_desktop.core.model import Note
 from mindnet_desktop.core.retriever_config import TERMS, RetrieverConfig
-from mindnet_desktop.core.search import Hit, make_hit
+from mindnet_desktop.core.search import CandidateFilter, Hit, make_hit
 from mindnet_desktop.core.store import ChromaStore
 
 MAX_NAMED = 3  # notes named per hub / authority reason
@@ -49,17 +49,6 @@ def scaled(similarity: dict[str, float], bounds: tuple[float, float]) -> dict[st
     if high - low < 1e-9:
         return {cid: 1.0 for cid in similarity}
     return {cid: min(max((s - low) / (high - low), 0.0), 1.0) for cid, s in similarity.items()}
-
-
-def where_sets(where: dict[str, Any] | None) -> tuple[set[str] | None, set[str] | None]:
-    """The note types and note ids a candidate filter (see `Searcher.candidate_filter`)
-    allows, for the lexical index."""
-    clauses = [] if where is None else where.get("$and", [where])
-    found: dict[str, set[str]] = {}
-    for clause in clauses:
-        for key, condition in clause.items():
-            found[key] = set(condition["$in"]) if isinstance(condition, dict) else {condition}
-    return found.get("type"), found.get("note_id")
 
 
 @dataclass
@@ -133,7 +122,7 @@ class HybridRetriever:
         self,
         query: str,
         k: int | None = None,
-        where: dict[str, Any] | None = None,
+        only: CandidateFilter | None = None,
         vector: np.ndarray | None = None,
         extra: list[str] | None = None,
         language: str = "en",
@@ -147,7 +136,7 @@ class HybridRetriever:
         Args:
             query: The question or search text.
             k: Hits to return (default from the config).
-            where: Chroma filter on chunk metadata (type, note_id) for the candidates.
+            only: Which notes' chunks may be candidates (types, a neighbourhood).
             vector: The query vector when already embedded.
             extra: Chunk ids that join the candidates (e.g. a named note's neighbourhood).
             language: `de` or `en` for the reasons.
@@ -165,13 +154,14 @@ class HybridRetriever:
         vector = self.embedder.embed_query([query])[0] if vector is None else vector
         extras_only = pool == 0
         pool = self.config.candidate_pool if pool is None else pool
+        where = only.where if only else None
         nearest = self.store.nearest_chunks(vector, pool, where) if pool > 0 else []
         similarity = {cid: sim for cid, sim, _ in nearest}
         rows: dict[str, tuple[str, dict[str, Any], Any]] = {cid: row for cid, _, row in nearest}
         bm25: dict[str, float] = {}
         lexical_pool = 0 if extras_only else self.config.lexical_pool
         if lexical_pool > 0 and weights["lexical"] > 0:
-            types, note_ids = where_sets(where)
+            types, note_ids = (only.types, only.note_ids) if only else (None, None)
             bm25 = dict(self.store.lexical.search(query, lexical_pool, types, note_ids))
         more = self.store.chunk_rows(
             [c for c in dict.fromkeys([*bm25, *(extra or [])]) if c not in rows], vectors=True

@@ -36,6 +36,24 @@ class Hit:
         return data
 
 
+@dataclass(frozen=True)
+class CandidateFilter:
+    """Which chunks may be candidates: of these note types and / or these notes (None:
+    any). The vector store gets it as a Chroma `where`, the lexical index as term sets."""
+
+    types: frozenset[str] | None = None
+    note_ids: frozenset[str] | None = None
+
+    @property
+    def where(self) -> dict[str, Any] | None:
+        clauses: list[dict[str, Any]] = []
+        if self.types is not None:
+            clauses.append({"type": {"$in": sorted(self.types)}})
+        if self.note_ids is not None:
+            clauses.append({"note_id": {"$in": sorted(self.note_ids)}})
+        return None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
 def make_hit(chunk_id: str, text: str, meta: dict[str, Any], score: float) -> Hit:
     return Hit(
         node_id=chunk_id,
@@ -79,19 +97,18 @@ class Searcher:
 
     def candidate_filter(
         self, types: list[str] | None, root: str | None, depth: int
-    ) -> tuple[dict[str, Any] | None, bool]:
-        """The Chroma `where` for note types and a root's neighbourhood, and whether any
-        chunk can match at all (False for a root that reaches nothing)."""
-        clauses: list[dict[str, Any]] = []
-        if types:
-            clauses.append({"type": {"$in": sorted({t.lower() for t in types})}})
+    ) -> tuple[CandidateFilter | None, bool]:
+        """The filter for note types and a root's neighbourhood, and whether any chunk can
+        match at all (False for a root that reaches nothing)."""
+        notes = None
         if root is not None:
-            notes = sorted(self.neighbourhood(root, depth))
+            notes = frozenset(self.neighbourhood(root, depth))
             if not notes:
                 return None, False
-            clauses.append({"note_id": {"$in": notes}})
-        where = None if not clauses else clauses[0] if len(clauses) == 1 else {"$and": clauses}
-        return where, True
+        if not types and notes is None:
+            return None, True
+        kinds = frozenset(t.lower() for t in types) if types else None
+        return CandidateFilter(kinds, notes), True
 
     def search(
         self,
@@ -105,10 +122,10 @@ class Searcher:
         """Chunks most similar to `query`; `types` filters by note type, `root` restricts
         the search to the notes reached from it within `depth`."""
         vector = self.embed_query(query) if vector is None else vector
-        where, possible = self.candidate_filter(types, root, depth)
+        only, possible = self.candidate_filter(types, root, depth)
         if not possible:
             return []
-        ranked = self.store.query_chunks(vector, k, where)
+        ranked = self.store.query_chunks(vector, k, only.where if only else None)
         rows = self.store.chunk_rows([cid for cid, _ in ranked])
         return [
             make_hit(cid, rows[cid][0], rows[cid][1], score) for cid, score in ranked if cid in rows

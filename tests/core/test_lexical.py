@@ -195,3 +195,15 @@ def test_a_reader_of_an_index_without_lexical_postings_changes_nothing(
     assert reader.lexical.missing and reader.lexical.search("Papierstau", 5) == []
     assert not (tmp_path / "data" / "lexical").exists()
     reader.close()
+
+
+def test_the_lexical_candidates_keep_to_the_type_and_root_filters(vault, open_mindnet):
+    mn = open_mindnet(vault)
+    run_import(mn)
+    query = "Papierstau Toner Qdrant HNSW"  # terms of many notes of many types
+    typed = hybrid_search(mn, query, k=50, types=["glossary"], log=False).hits
+    assert typed and {h.type for h in typed} == {"glossary"}
+    root = note_id(mn, "LaserJet 500")
+    allowed = set(mn.searcher.neighbourhood(root, 1))
+    rooted = hybrid_search(mn, query, k=50, root=root, depth=1, log=False).hits
+    assert rooted and {h.note_id for h in rooted} <= allowed
