@@ -220,7 +220,7 @@ class MainWindow(QMainWindow):
             return
         self.settings.vault = self.vault  # remembered (and recent) once it opened
         self.indexer.refresh_stats()
-        job = self.host.submit(lambda mn, job: load_retriever_config(mn.config_lookup).weights)
+        job = self.host.submit(lambda mn, job: mn.retriever.config.weights)
         job.done.connect(self._remember_weights)
         job.failed.connect(lambda m: self.show_error(self.tr("Settings"), m))
         self.indexer.import_now(
