@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-
-EXAMPLE_VAULT = Path(__file__).resolve().parents[1] / "resources" / "example_vault"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -116,7 +116,7 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     from PySide6.QtWidgets import QApplication
 
     from mindnet_desktop.__main__ import EXAMPLE_VAULT
-    from mindnet_desktop.core.embed import HashEmbedder, make_embedder
+    from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.ui.main_window import MainWindow
     from mindnet_desktop.ui.settings import AppSettings
 
@@ -128,7 +128,7 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     settings.language = "de"
     settings.link_target = "preview"
     if args.fast:
-        from mindnet_desktop.core.models import TEST_CHAT, ModelError, part_paths
+        from mindnet_desktop.core.models.weights import TEST_CHAT, ModelError, part_paths
 
         try:
             settings.chat_model = str(part_paths(TEST_CHAT)[0])

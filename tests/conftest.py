@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.embed import HashEmbedder
-from mindnet_desktop.core.indexer import ImportOptions, ImportOutcome
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.domain import drain
+from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.mindnet import Mindnet
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_VAULT = REPO / "resources" / "example_vault"
@@ -66,9 +67,4 @@ def open_mindnet(tmp_path: Path) -> Iterator[Callable[..., Mindnet]]:
 
 def run_import(mn: Mindnet, **options: object) -> ImportOutcome:
     """Drive an import to the end and return its outcome."""
-    gen = mn.import_vault(ImportOptions(**options))  # type: ignore[arg-type]
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return drain(mn.import_vault(ImportOptions(**options)))  # type: ignore[arg-type]

@@ -6,7 +6,9 @@ import argparse
 import os
 from pathlib import Path
 
-ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "mindnet.png"
+from mindnet_desktop.resources import ICONS_DIR
+
+ICON = ICONS_DIR / "mindnet.png"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from mindnet_desktop.__main__ import EXAMPLE_VAULT
+    from mindnet_desktop.resources import EXAMPLE_VAULT
     from mindnet_desktop.ui.i18n import fill, install_translators
     from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
     from mindnet_desktop.ui.settings import APPLICATION, ORGANIZATION, AppSettings

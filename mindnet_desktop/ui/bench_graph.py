@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from mindnet_desktop.core.graph_slice import GraphSlice, SliceEdge, SliceNode
+from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 
 TYPES = ["concept", "project", "journal", "experience", "person", "task", "decision", "value"]
 KINDS = ["references", "related_to", "depends_on", "caused_by", "derived_from", "resolves"]
@@ -117,8 +117,7 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
 
     def settle() -> float:
         """The full paint (edges back) once the zooming or panning pauses."""
-        canvas._settle.stop()
-        return frame(canvas._show_edges)
+        return frame(canvas.settle_now)
 
     zoom = [frame(lambda: wheel(-1)) for _ in range(2)]
     settled = [settle()]

@@ -9,9 +9,10 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from mindnet_desktop.core.chat import AskResult, finish, generate, prepare
-from mindnet_desktop.core.llm import LlamaChat
-from mindnet_desktop.core.models import ModelError
+from mindnet_desktop.core.chat.answer import AskResult, generate
+from mindnet_desktop.core.models.llm import LlamaChat
+from mindnet_desktop.core.models.weights import ModelError
+from mindnet_desktop.core.service.ask import finish, prepare
 from mindnet_desktop.ui.workers import Job, ServiceHost
 
 # (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -24,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.intent import Routing
-from mindnet_desktop.core.llm import Token
-from mindnet_desktop.core.retriever import ScoredHit
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.models.llm import Token
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.chat_jobs import (
     Answered,
     ModelKey,
@@ -46,10 +44,11 @@ from mindnet_desktop.ui.chat_text import (
     obsidian_url,
     parse_citation,
 )
-from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
+from mindnet_desktop.ui.i18n import fill
+from mindnet_desktop.ui.status_label import ERROR_STYLE, StatusLabel
+from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost, run_pure
 
 SHUTDOWN_WAIT_S = 10.0
-ERROR_STYLE = "color: #c62828;"
 
 
 class ChatPanel(QWidget):
@@ -86,9 +85,10 @@ class ChatPanel(QWidget):
         self._model_pool = QThreadPool(self)
         self._model_pool.setMaxThreadCount(1)
         self._cancel = threading.Event()
-        self._other_jobs: list[Job] = []
+        self._other_jobs = JobGroup(host, self)  # feedback, releasing the model
         self._plain = QTextCharFormat()
         self._build()
+        self._other_jobs.failed.connect(self._show_error)
 
     language: str | None = None  # of the reasons ("de" / "en"; None: the system's)
 
@@ -108,9 +108,7 @@ class ChatPanel(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         layout.addWidget(self.splitter, 1)
-        self.status = QLabel(self)
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status = StatusLabel(self, wrap=True)
         layout.addWidget(self.status)
         row = QHBoxLayout()
         self.input = QPlainTextEdit(self)
@@ -142,9 +140,9 @@ class ChatPanel(QWidget):
         key: ModelKey = (str(model_path) if model_path else None, threads, n_ctx, self.max_tokens)
         if key != self._key and self._slot.llm is not None:
             slot = self._slot
-            job = run_pure(lambda job: slot.release(), "release chat model", self._model_pool)
-            job.failed.connect(self._show_error)
-            self._other_jobs.append(job)
+            self._other_jobs.run_pure(
+                lambda job: slot.release(), "release chat model", pool=self._model_pool
+            )
         self._key = key
 
     @property
@@ -155,12 +153,13 @@ class ChatPanel(QWidget):
     def shutdown(self) -> None:
         """Stop a running answer, wait for the panel's jobs and free the model."""
         self._cancel.set()
-        jobs = [j for j in (self.job, *self._other_jobs) if j is not None]
-        for job in jobs:
-            job.cancel()  # a job that has not begun returns at once when it starts
+        answer = self.job
+        if answer is not None:
+            answer.cancel()  # a job that has not begun returns at once when it starts
+        self._other_jobs.close()
         deadline = time.monotonic() + SHUTDOWN_WAIT_S
-        running = [j for j in jobs if j.has_started()]
-        if all(j.wait(max(deadline - time.monotonic(), 0.0)) for j in running):
+        answered = answer is None or not answer.has_started() or answer.wait(SHUTDOWN_WAIT_S)
+        if answered and self._other_jobs.wait(max(deadline - time.monotonic(), 0.0)):
             self._slot.release()  # no job of the panel runs: safe off the core thread
 
     # -- asking ------------------------------------------------------------------------------
@@ -216,7 +215,7 @@ class ChatPanel(QWidget):
             self.sources.show_routing(item)
         elif isinstance(item, Token) and self.turns:
             self.turns[-1].answer += item.text
-            if self.status.text() and not self.status.property("error"):
+            if self.status.text() and not self.status.error:
                 self._set_status(self.tr("Answering…"))
             cursor = QTextCursor(self.view.document())
             cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -288,14 +287,10 @@ class ChatPanel(QWidget):
         return label + body + error + small + "<hr>"
 
     def _set_status(self, text: str) -> None:
-        self.status.setProperty("error", False)
-        self.status.setStyleSheet("")
-        self.status.setText(text)
+        self.status.show_text(text)
 
     def _show_error(self, message: str) -> None:
-        self.status.setProperty("error", True)
-        self.status.setStyleSheet(ERROR_STYLE)
-        self.status.setText(self.tr("Error: {message}").format(message=message))
+        self.status.show_error(fill(self.tr("Error: %1"), message))
 
     # -- citations and sources ---------------------------------------------------------------
 
@@ -361,7 +356,7 @@ class ChatPanel(QWidget):
             return
         url = QUrl(obsidian_url(turn.vault_name, hit.path))
         if not QDesktopServices.openUrl(url):
-            self._show_error(self.tr("Could not open Obsidian ({url}).").format(url=url.toString()))
+            self._show_error(fill(self.tr("Could not open Obsidian (%1)."), url.toString()))
 
     # -- feedback ----------------------------------------------------------------------------
 
@@ -389,25 +384,8 @@ class ChatPanel(QWidget):
                 buttons.set_rating(before)
             self._show_error(message)
 
-        def connect(job: Job) -> None:
-            job.done.connect(self.feedback_recorded)
-            job.failed.connect(undo)
-
-        if self._submit_other(write, "feedback", connect) is None:
+        job = self._other_jobs.submit(write, "feedback", self.feedback_recorded)
+        if job is None:
             undo(self.tr("The feedback could not be saved."))
-
-    def _submit_other(
-        self,
-        fn: Callable[[Mindnet, Job], Any],
-        name: str,
-        connect: Callable[[Job], None] = lambda job: None,
-    ) -> Job | None:
-        self._other_jobs = [j for j in self._other_jobs if not j.is_finished()]
-        try:
-            job = self.host.submit(fn, name)
-            connect(job)
-        except RuntimeError as exc:
-            self._show_error(str(exc))
-            return None
-        self._other_jobs.append(job)
-        return job
+        else:
+            job.failed.connect(undo)

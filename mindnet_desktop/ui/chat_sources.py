@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.chat import AskResult
-from mindnet_desktop.core.intent import Routing
-from mindnet_desktop.core.retriever import ScoredHit
+from mindnet_desktop.core.chat.answer import AskResult
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.ui.chat_text import explanation_html, intent_text, intent_tooltip
 
 ANSWER = "answer"  # the node_id of answer-level feedback (as `mindnet feedback` uses it)

@@ -9,8 +9,9 @@ from urllib.parse import quote
 
 from PySide6.QtCore import QCoreApplication
 
-from mindnet_desktop.core.intent import Routing
-from mindnet_desktop.core.retriever import ScoredHit
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+from mindnet_desktop.ui.i18n import fill
 
 CITATION = re.compile(r"\[(\d+)\]")
 CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
@@ -45,16 +46,10 @@ def intent_text(routing: Routing) -> str:
 def intent_tooltip(routing: Routing) -> str:
     if routing.matched:
         words = ", ".join(routing.matched)
-        return translate("ChatText", "Intent {intent}, matched keywords: {words}").format(
-            intent=routing.intent, words=words
-        )
+        return fill(translate("ChatText", "Intent %1, matched keywords: %2"), routing.intent, words)
     if routing.source == "model":
-        return translate("ChatText", "Intent {intent}, chosen by the chat model").format(
-            intent=routing.intent
-        )
-    return translate("ChatText", "Intent {intent} (default: no keyword matched)").format(
-        intent=routing.intent
-    )
+        return fill(translate("ChatText", "Intent %1, chosen by the chat model"), routing.intent)
+    return fill(translate("ChatText", "Intent %1 (default: no keyword matched)"), routing.intent)
 
 
 def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:

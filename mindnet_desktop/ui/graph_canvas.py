@@ -8,10 +8,6 @@ thousands of them never calls back into Python.
 
 from __future__ import annotations
 
-import functools
-import math
-import zlib
-
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -21,7 +17,6 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
-    QPainterPath,
     QPen,
     QWheelEvent,
 )
@@ -37,98 +32,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.graph_slice import GraphSlice, SliceEdge, SliceNode
+from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.graph_layout import Positions
+from mindnet_desktop.ui.graph_style import (
+    RADIUS,
+    colour_for,
+    edge_geometry,
+    edge_path,
+    edge_pen,
+    node_brush,
+    short_title,
+)
+from mindnet_desktop.ui.i18n import fill
 
-RADIUS = 9.0
 LABELS_UP_TO = 300  # node titles are drawn for small graphs only
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
-ARROW, ARROW_ANGLE = 7.0, 0.45  # length and half-angle of the arrow head
 HIDE_EDGES_WHILE_MOVING = 3000  # edges
 SETTLE_MS = 180  # after the last zoom or pan step, the edges come back
 KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id)
-PALETTE = [
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f", "#2f4b7c", "#a05195", "#d45087", "#665191", "#00a6a6", "#8cd17d", "#f1ce63",
-]  # fmt: skip
-UNRESOLVED = QColor("#b0b0b0")
-
-
-@functools.cache
-def colour_for(name: str) -> QColor:
-    """A stable colour for a note type or an edge kind."""
-    return QColor(PALETTE[zlib.crc32(name.encode("utf-8")) % len(PALETTE)])
-
-
-@functools.cache
-def _brush(kind: str, type_: str) -> QBrush:
-    return QBrush(UNRESOLVED if kind != "note" else colour_for(type_ or "default"))
-
-
-def node_brush(node: SliceNode) -> QBrush:
-    return _brush(node.kind, node.type)
-
-
-def edge_pen(edge: SliceEdge) -> QPen:
-    """Colour by kind; dashed when a rule made it; faded when deleted."""
-    return _pen(edge.kind, edge.provenance == "rule", edge.deleted)
-
-
-@functools.cache
-def _pen(kind: str, rule: bool, deleted: bool) -> QPen:
-    colour = QColor(colour_for(kind))
-    if deleted:
-        colour.setAlpha(70)
-    pen = QPen(colour, 1.6)
-    pen.setCosmetic(True)
-    if rule:
-        pen.setStyle(Qt.PenStyle.DashLine)
-    return pen
-
-
-def edge_geometry(ends: np.ndarray, bends: np.ndarray) -> np.ndarray:
-    """Points of every edge at once: start, control, end, and the two ends of the arrow head.
-
-    Args:
-        ends: m x 4 node centres (ax, ay, bx, by).
-        bends: How far each edge curves sideways (0: straight; parallel edges fan out).
-
-    Returns:
-        m x 10: start, control, end, arrow left, arrow right (x, y each).
-    """
-    a, b = ends[:, :2], ends[:, 2:]
-    unit = _unit(b - a)
-    start, end = a + unit * RADIUS, b - unit * RADIUS
-    normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
-    control = (start + end) / 2 + normal * bends[:, None]
-    tangent = _unit(end - control)
-    cos, sin = math.cos(ARROW_ANGLE), math.sin(ARROW_ANGLE)
-    tx, ty = tangent[:, 0], tangent[:, 1]
-    left = end - ARROW * np.stack([tx * cos - ty * sin, tx * sin + ty * cos], axis=1)
-    right = end - ARROW * np.stack([tx * cos + ty * sin, -tx * sin + ty * cos], axis=1)
-    return np.hstack([start, control, end, left, right])
-
-
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    length = np.hypot(vectors[:, 0], vectors[:, 1])
-    length[length == 0] = 1.0
-    return vectors / length[:, None]
-
-
-def edge_path(points: list[float], curved: bool) -> QPainterPath:
-    """One edge's path from its `edge_geometry` row: the line, then an open "V" arrow head
-    (no fill needed)."""
-    sx, sy, cx, cy, ex, ey, lx, ly, rx, ry = points
-    path = QPainterPath()
-    path.moveTo(sx, sy)
-    if curved:
-        path.quadTo(cx, cy, ex, ey)
-    else:
-        path.lineTo(ex, ey)
-    path.moveTo(lx, ly)
-    path.lineTo(ex, ey)
-    path.lineTo(rx, ry)
-    return path
 
 
 class GraphCanvas(QGraphicsView):
@@ -206,7 +127,7 @@ class GraphCanvas(QGraphicsView):
             item.setPen(self._outline)
             item.setData(KEY, ("node", node.id))
             if labels:
-                text = QGraphicsSimpleTextItem(_short(node.title), item)
+                text = QGraphicsSimpleTextItem(short_title(node.title), item)
                 text.setBrush(ink)
                 text.setPos(x + RADIUS + 2, y - RADIUS)
             scene.addItem(item)
@@ -238,11 +159,12 @@ class GraphCanvas(QGraphicsView):
 
     def node_tooltip(self, node: SliceNode) -> str:
         if node.kind != "note":
-            return self.tr("Unresolved link: {0}").format(node.title)
-        return self.tr("{0}\nType: {1}\nPath: {2}").format(node.title, node.type, node.path)
+            return fill(self.tr("Unresolved link: %1"), node.title)
+        return fill(self.tr("%1\nType: %2\nPath: %3"), node.title, node.type, node.path)
 
     def edge_tooltip(self, edge: SliceEdge) -> str:
-        text = self.tr("{0}: {1} → {2}\nProvenance: {3}\nRule: {4}\nConfidence: {5}").format(
+        text = fill(
+            self.tr("%1: %2 → %3\nProvenance: %4\nRule: %5\nConfidence: %6"),
             edge.kind,
             self._title(edge.source),
             self._title(edge.target),
@@ -319,6 +241,11 @@ class GraphCanvas(QGraphicsView):
         if len(self.edges) > HIDE_EDGES_WHILE_MOVING:
             self._edge_layer.setOpacity(0.0)
             self._settle.start()
+
+    def settle_now(self) -> None:
+        """End the pause after zooming or panning at once: the edges are drawn again."""
+        self._settle.stop()
+        self._show_edges()
 
     def _show_edges(self) -> None:
         self._edge_layer.setOpacity(1.0)
@@ -403,7 +330,3 @@ class GraphCanvas(QGraphicsView):
             self.centerOn(rect.center())
         else:
             self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-
-
-def _short(title: str, limit: int = 28) -> str:
-    return title if len(title) <= limit else title[: limit - 1] + "…"

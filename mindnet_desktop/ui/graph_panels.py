@@ -22,9 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.graph_slice import GraphSlice
-from mindnet_desktop.core.queries import Direction
-from mindnet_desktop.ui.graph_canvas import UNRESOLVED, colour_for
+from mindnet_desktop.core.graph.queries import Direction
+from mindnet_desktop.core.graph.slice import GraphSlice
+from mindnet_desktop.ui.graph_style import UNRESOLVED, colour_for
+from mindnet_desktop.ui.i18n import fill
+from mindnet_desktop.ui.status_label import StatusLabel
 
 ALL = ""  # the kind filter's "all kinds" entry
 
@@ -55,8 +57,7 @@ class GraphControls(QWidget):
         self.depth_spin.setRange(1, 3)
         self.depth_spin.setPrefix(self.tr("Depth "))
         self.deleted_check = QCheckBox(self.tr("Show deleted"), self)
-        self.status = QLabel(self)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status = StatusLabel(self)
         # Two rows, so the pane fits beside the chat on an ordinary screen.
         rows = QVBoxLayout(self)
         rows.setContentsMargins(4, 4, 4, 0)
@@ -114,8 +115,10 @@ class GraphControls(QWidget):
         self.kind_box.blockSignals(False)
 
     def set_status(self, text: str, error: bool = False) -> None:
-        self.status.setText(text)
-        self.status.setStyleSheet("color: #c62828;" if error else "")
+        if error:
+            self.status.show_error(text)
+        else:
+            self.status.show_text(text)
 
 
 class GraphSidePanel(QWidget):
@@ -196,7 +199,7 @@ class GraphSidePanel(QWidget):
         if info is None:
             self.preview.setText("")
             return
-        head = self.tr("{0}\nType: {1}").format(info.get("title", info["id"]), info.get("type"))
+        head = fill(self.tr("%1\nType: %2"), info.get("title", info["id"]), info.get("type"))
         self.preview.setText(head + ("\n\n" + text if text else ""))
         for node in neighbours:
             label = str(node.get("title") or node["id"])

@@ -16,14 +16,15 @@ from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidget
 
-from mindnet_desktop.core import edge_actions
-from mindnet_desktop.core.graph_slice import GraphSlice, default_root, neighbourhood, whole_vault
-from mindnet_desktop.core.model import note_id_of_chunk
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.domain import note_id_of_chunk
+from mindnet_desktop.core.graph.slice import GraphSlice, default_root, neighbourhood, whole_vault
+from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
 from mindnet_desktop.ui.graph_layout import Positions, compute_layout
 from mindnet_desktop.ui.graph_panels import GraphControls, GraphSidePanel
-from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
+from mindnet_desktop.ui.i18n import fill
+from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
 PREVIEW_CHARS = 400
 
@@ -48,8 +49,8 @@ class GraphView(QWidget):
         self.edge_target: str | None = None
         self.layout_seconds = 0.0
         self._generation = 0
-        self._jobs: list[Job] = []
-        self._closed = False
+        self._jobs = JobGroup(host, self)
+        self._jobs.failed.connect(self._failed)
         self._kinds: list[str] = []
         self.last_created: str | None = None
         self._positions: Positions = {}  # of the last layout
@@ -119,13 +120,15 @@ class GraphView(QWidget):
             if whole:
                 return whole_vault(queries, kinds, deleted), kinds_now
             note = note_id_of_chunk(root) if root else None  # a citation may name a chunk
-            start = note if note in mn.records else default_root(queries)
+            start = note if note and mn.has_note(note) else default_root(queries)
             if start is None:
                 return GraphSlice(), kinds_now
             return neighbourhood(queries, start, depth, direction, kinds, deleted), kinds_now
 
         self.controls.set_status(self.tr("Loading the graph…"))
-        self._submit(fetch, "graph slice", lambda result: self._slice_ready(generation, *result))
+        self._jobs.submit(
+            fetch, "graph slice", lambda result: self._slice_ready(generation, *result)
+        )
 
     def node_count(self) -> int:
         """Nodes drawn."""
@@ -137,26 +140,13 @@ class GraphView(QWidget):
 
     def shutdown(self) -> None:
         """Cancel every job; results that still arrive are dropped."""
-        self._closed = True
-        for job in self._jobs:
-            job.cancel()
-        self._jobs.clear()
+        self._jobs.close()
+
+    @property
+    def _closed(self) -> bool:
+        return self._jobs.closed
 
     # -- loading ---------------------------------------------------------------------------
-    def _submit(self, fn: Any, name: str, on_done: Any, pure: bool = False) -> Job | None:
-        """Start `fn` on the core thread (or the pool when `pure`) and call `on_done` with its
-        result on the GUI thread."""
-        self._jobs = [j for j in self._jobs if not j.is_finished()]
-        try:
-            job = run_pure(fn, name) if pure else self.host.submit(fn, name)
-        except RuntimeError as exc:  # the window is closing
-            self._failed(str(exc))
-            return None
-        job.done.connect(on_done)
-        job.failed.connect(self._failed)
-        self._jobs.append(job)
-        return job
-
     def _slice_ready(self, generation: int, graph: GraphSlice, kinds: list[str]) -> None:
         if self._closed or generation != self._generation:
             return
@@ -180,12 +170,9 @@ class GraphView(QWidget):
             positions = compute_layout(ids, pairs, cancelled=job.cancelled)
             return positions, time.perf_counter() - start
 
-        self.controls.set_status(self.tr("Laying out {0} notes…").format(len(ids)))
-        self._submit(
-            layout,
-            "graph layout",
-            lambda result: self._layout_ready(generation, graph, *result),
-            pure=True,
+        self.controls.set_status(fill(self.tr("Laying out %1 notes…"), len(ids)))
+        self._jobs.run_pure(
+            layout, "graph layout", lambda result: self._layout_ready(generation, graph, *result)
         )
 
     def _layout_ready(
@@ -211,7 +198,7 @@ class GraphView(QWidget):
         self.side.set_legend(graph)
         self.canvas.mark("source", self.edge_source, "#d62728")
         self.controls.set_status(
-            self.tr("{0} notes, {1} edges").format(self.node_count(), self.edge_count())
+            fill(self.tr("%1 notes, %2 edges"), self.node_count(), self.edge_count())
         )
         if graph.root and self.selected in (None, graph.root):
             self.select_node(graph.root, announce=False)
@@ -244,11 +231,13 @@ class GraphView(QWidget):
         def details(mn: Mindnet, job: Job) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
             queries = mn.queries
             page = queries.neighbors(node_id, direction, kinds, 500, None, deleted)
-            chunks = mn.store.chunks(node_id)
+            chunks = mn.chunks(node_id)
             first = min(chunks, key=lambda c: c.seq).text if chunks else ""
             return queries.node_info(node_id), [item.node for item in page.items], first
 
-        self._submit(details, "graph details", lambda result: self._details_ready(node_id, *result))
+        self._jobs.submit(
+            details, "graph details", lambda result: self._details_ready(node_id, *result)
+        )
 
     def _details_ready(
         self, node_id: str, info: dict[str, Any], neighbours: list[dict[str, Any]], text: str
@@ -295,10 +284,14 @@ class GraphView(QWidget):
 
     # -- edge actions ---------------------------------------------------------------------------
     def delete_edge(self, edge_id: str) -> None:
-        self._submit(lambda mn, job: edge_actions.delete_edge(mn, edge_id), "delete", self.reload)
+        self._jobs.submit(
+            lambda mn, job: edge_actions.delete_edge(mn, edge_id), "delete", self.reload
+        )
 
     def restore_edge(self, edge_id: str) -> None:
-        self._submit(lambda mn, job: edge_actions.restore_edge(mn, edge_id), "restore", self.reload)
+        self._jobs.submit(
+            lambda mn, job: edge_actions.restore_edge(mn, edge_id), "restore", self.reload
+        )
 
     def set_edge_source(self, node_id: str) -> None:
         self.edge_source = node_id
@@ -337,7 +330,7 @@ class GraphView(QWidget):
             edge, stored = edge_actions.add_edge(mn, source, kind, target)
             return edge.id
 
-        self._submit(create, "create edge", self._edge_created)
+        self._jobs.submit(create, "create edge", self._edge_created)
 
     def _edge_created(self, edge_id: str) -> None:
         self.last_created = edge_id

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-I18N_DIR = Path(__file__).resolve().parents[2] / "resources" / "i18n"
+from mindnet_desktop.resources import I18N_DIR
 
 
 def fill(text: str, *values: object) -> str:

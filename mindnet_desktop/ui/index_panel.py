@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.model import ImportSummary
+from mindnet_desktop.core.domain import ImportSummary
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.indexing import IndexStats
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from mindnet_desktop.core.indexer import ImportOptions, ImportOutcome
-from mindnet_desktop.core.model import ImportSummary
-from mindnet_desktop.core.service import Mindnet
-from mindnet_desktop.ui.workers import Job, ServiceHost
+from mindnet_desktop.core.domain import ImportSummary, IndexProgress, drain
+from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
 PROGRESS_INTERVAL = 0.05  # seconds between progress reports to the GUI
@@ -50,7 +50,7 @@ def index_stats(mn: Mindnet, job: Job | None = None) -> IndexStats:
         IndexedNote(nid, r.note.path, r.note.title, r.note.type, r.indexed_at)
         for nid, r in sorted(records.items(), key=lambda item: item[1].note.path)
     ]
-    return IndexStats(len(records), mn.store.counts()["chunks"], len(mn.edges()), rows)
+    return IndexStats(len(records), mn.chunk_count(), len(mn.edges()), rows)
 
 
 class VaultIndexer(QObject):
@@ -81,7 +81,10 @@ class VaultIndexer(QObject):
         self.last_summary: ImportSummary | None = None
         self._watcher: Any = None
         self._job: Job | None = None
-        self._imports: list[Job] = []  # submitted, maybe not finished (Cancel stops all)
+        self._imports = JobGroup(host, self)  # submitted, maybe not finished (Cancel stops all)
+        self._imports.failed.connect(self._on_failed)
+        self._stats = JobGroup(host, self)
+        self._stats.failed.connect(self._on_failed)
         self._closing = False
         self._waiting: set[threading.Event] = set()
         self._lock = threading.Lock()
@@ -107,38 +110,36 @@ class VaultIndexer(QObject):
 
         def run_import(mn: Mindnet, job: Job) -> ImportOutcome | None:
             # Driven here (not by Job) so a cancel stops the importer cleanly between files.
-            gen = mn.import_vault(options, cancel=job.cancelled)
             last, phase = 0.0, ""
-            try:
-                while True:
-                    progress = next(gen)
-                    now = time.monotonic()
-                    # At most ~20 updates a second (each one costs the GUI thread the GIL).
-                    if (
-                        now - last > PROGRESS_INTERVAL
-                        or progress.phase != phase
-                        or (progress.done == progress.total)
-                    ):
-                        last, phase = now, progress.phase
-                        job.report(progress)
-            except StopIteration as stop:
-                outcome.append(stop.value)
-                return stop.value
 
-        job = self.host.submit(run_import, "import")
+            def report(progress: IndexProgress) -> None:
+                nonlocal last, phase
+                now = time.monotonic()
+                # At most ~20 updates a second (each one costs the GUI thread the GIL).
+                if (
+                    now - last > PROGRESS_INTERVAL
+                    or progress.phase != phase
+                    or progress.done == progress.total
+                ):
+                    last, phase = now, progress.phase
+                    job.report(progress)
+
+            result = drain(mn.import_vault(options, cancel=job.cancelled), report)
+            outcome.append(result)
+            return result
+
+        job = self._imports.submit(run_import, "import")
+        if job is None:  # the window is closing
+            return None
         self._job = job
-        self._imports.append(job)
         self._set_state(IMPORTING)
         job.progress.connect(self.progress)
-        job.failed.connect(self._on_failed)
         job.finished.connect(lambda: self._on_import_finished(job, outcome, then))
         return job
 
     def cancel(self) -> None:
         """Cancel every import not finished yet (a running one and any queued behind it)."""
-        self._imports = [j for j in self._imports if not j.is_finished()]
-        for job in self._imports:
-            job.cancel()
+        self._imports.cancel()
 
     def _on_failed(self, message: str) -> None:
         self._set_state(ERROR)
@@ -164,15 +165,12 @@ class VaultIndexer(QObject):
     def refresh_stats(self) -> Job | None:
         if self._closing:
             return None
-        job = self.host.submit(index_stats, "stats")
-        job.done.connect(self.stats_ready)
-        job.failed.connect(self._on_failed)
-        return job
+        return self._stats.submit(index_stats, "stats", self.stats_ready)
 
     # Watching
     def start_watching(self) -> None:
         """Watch the vault (call after the first import: it does not reconcile again)."""
-        from mindnet_desktop.core.watcher import VaultWatcher
+        from mindnet_desktop.core.ingest.watcher import VaultWatcher
 
         if self._watcher is not None or self._closing or self.host.mindnet is None:
             return

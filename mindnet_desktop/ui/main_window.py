@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLineEdit,
@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
     QTextEdit,
 )
 
-from mindnet_desktop.core.embed import Embedder, make_embedder
-from mindnet_desktop.core.indexer import ImportOptions
-from mindnet_desktop.core.model import IndexProgress
-from mindnet_desktop.core.retriever_config import load_retriever_config
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.config.retriever import load_retriever_config
+from mindnet_desktop.core.domain import IndexProgress
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.models.embedders import Embedder, make_embedder
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.graph_view import GraphView
 from mindnet_desktop.ui.i18n import fill
@@ -38,6 +38,7 @@ from mindnet_desktop.ui.indexing import (
     IndexStats,
     VaultIndexer,
 )
+from mindnet_desktop.ui.main_menu import build_menus
 from mindnet_desktop.ui.note_preview import PreviewDock
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog
 from mindnet_desktop.ui.status_bar import IndexStatusBar
@@ -100,7 +101,7 @@ class MainWindow(QMainWindow):
         self.preview_dock = PreviewDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.preview_dock)
         self.preview_dock.hide()
-        self._build_menus()
+        build_menus(self)
         self._build_status_bar()
         self._restore_geometry()
 
@@ -115,49 +116,6 @@ class MainWindow(QMainWindow):
         self.watch_label = self.status.watch_label
         self.counts_label = self.status.counts_label
         self._show_state(STOPPED)
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.file_menu = file_menu
-        self.open_action = self._action(self.tr("&Open vault…"), self.choose_vault, "Ctrl+O")
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu(self.tr("&Recent vaults"))
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self.reimport_action = self._action(self.tr("Re-&import"), self.reimport, "F5")
-        file_menu.addAction(self.reimport_action)
-        file_menu.addSeparator()
-        self.settings_action = self._action(self.tr("&Settings…"), self.open_settings, "Ctrl+,")
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        quit_action = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-        quit_action.setShortcut("Ctrl+Q")
-        file_menu.addAction(quit_action)
-
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        self.view_menu = view_menu
-        self.graph_action = self._action(self.tr("&Graph"), self._toggle_graph, "Ctrl+G")
-        self.graph_action.setCheckable(True)
-        self.graph_action.setChecked(True)
-        view_menu.addAction(self.graph_action)
-        index_action = self.index_dock.toggleViewAction()
-        index_action.setText(self.tr("&Index status"))
-        view_menu.addAction(index_action)
-        preview_action = self.preview_dock.toggleViewAction()
-        preview_action.setText(self.tr("Note &preview"))
-        view_menu.addAction(preview_action)
-
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        help_menu.addAction(self._action(self.tr("&About Mindnet"), self.about))
-
-        focus = self._action(self.tr("Focus the chat input"), self.focus_input, "Ctrl+F")
-        self.addAction(focus)
-
-    def _action(self, text: str, slot: Callable[[], object], shortcut: object = None) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))  # type: ignore[arg-type]
-        action.triggered.connect(lambda _checked=False: slot())
-        return action
 
     # Opening a vault
     def open_vault(self, vault: Path, force: bool = False, reembed: bool = False) -> None:
@@ -220,7 +178,7 @@ class MainWindow(QMainWindow):
             return
         self.settings.vault = self.vault  # remembered (and recent) once it opened
         self.indexer.refresh_stats()
-        job = self.host.submit(lambda mn, job: mn.retriever.config.weights)
+        job = self.host.submit(lambda mn, job: mn.retriever_config.weights)
         job.done.connect(self._remember_weights)
         job.failed.connect(lambda m: self.show_error(self.tr("Settings"), m))
         self.indexer.import_now(
@@ -299,7 +257,7 @@ class MainWindow(QMainWindow):
         if vault is not None:
             self.open_vault(vault)
 
-    def _fill_recent(self) -> None:
+    def fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.settings.recent_vaults:
             action = self.recent_menu.addAction(str(path))
@@ -314,10 +272,10 @@ class MainWindow(QMainWindow):
         self.preview_dock.show_note(note_id)
         if not self.graph_action.isChecked():
             self.graph_action.setChecked(True)
-            self._toggle_graph()
+            self.toggle_graph()
         self.graph.focus_note(note_id)
 
-    def _toggle_graph(self) -> None:
+    def toggle_graph(self) -> None:
         if self.graph is not None:
             self.graph.setVisible(self.graph_action.isChecked())
 

@@ -3,22 +3,24 @@ for citations and sources when the link target is "preview" (instead of Obsidian
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.chat_text import obsidian_url
-from mindnet_desktop.ui.workers import Job, ServiceHost
+from mindnet_desktop.ui.i18n import fill
+from mindnet_desktop.ui.status_label import StatusLabel
+from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
 
 @dataclass(frozen=True)
@@ -35,9 +37,9 @@ class NoteView:
 
 def read_note(mn: Mindnet, ref: str) -> NoteView:
     """A note by id, path, title or alias (a chunk id shows its note)."""
-    record = mn.find_note(ref.split("#", 1)[0] if ref not in mn.records else ref)
+    record = mn.find_note(ref if mn.has_note(ref) else ref.split("#", 1)[0])
     note = record.note
-    body = "\n\n".join(c.text for c in mn.store.chunks(note.note_id)) or note.body
+    body = "\n\n".join(c.text for c in mn.chunks(note.note_id)) or note.body
     return NoteView(note.note_id, note.title, note.type, note.path, body, mn.vault.name)
 
 
@@ -54,9 +56,10 @@ class NotePreview(QWidget):
         super().__init__(parent)
         self.host = host
         self.current: NoteView | None = None
-        self._job: Job | None = None
-        self.header = QLabel(self.tr("No note selected."))
-        self.header.setWordWrap(True)
+        self._jobs = JobGroup(host, self)
+        self._jobs.failed.connect(self._failed)
+        self.header = StatusLabel(self, wrap=True)
+        self.header.show_text(self.tr("No note selected."))
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         self.open_button = QPushButton(self.tr("Open in Obsidian"))
@@ -69,22 +72,17 @@ class NotePreview(QWidget):
         layout.addWidget(self.open_button)
 
     def show_note(self, ref: str) -> Job | None:
-        if self._job is not None and not self._job.is_finished():
-            self._job.cancel()
-        try:
-            job = self.host.submit(lambda mn, job: read_note(mn, ref), "note preview")
-        except RuntimeError:  # the window is closing
-            return None
-        job.done.connect(self._show)
-        job.failed.connect(self._failed)
-        self._job = job
-        return job
+        self._jobs.cancel()  # only the newest note is shown
+        return self._jobs.submit(lambda mn, job: read_note(mn, ref), "note preview", self._show)
 
     def _show(self, view: NoteView) -> None:
         self.current = view
-        self.header.setText(
-            self.tr("<b>{title}</b> · {type} · {path}").format(
-                title=view.title, type=view.type, path=view.path
+        self.header.show_text(
+            fill(
+                self.tr("<b>%1</b> · %2 · %3"),
+                html.escape(view.title),
+                html.escape(view.type),
+                html.escape(view.path),
             )
         )
         self.text.setMarkdown(view.body)
@@ -93,7 +91,7 @@ class NotePreview(QWidget):
 
     def _failed(self, message: str) -> None:
         self.current = None
-        self.header.setText(self.tr("Cannot show the note: {message}").format(message=message))
+        self.header.show_error(fill(self.tr("Cannot show the note: %1"), message))
         self.text.clear()
         self.open_button.setEnabled(False)
 

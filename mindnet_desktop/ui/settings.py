@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.embed import CHOICES, DEFAULT_EMBEDDER
-from mindnet_desktop.core.retriever_config import TERMS
+from mindnet_desktop.core.config.retriever import TERMS
+from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
 
 ORGANIZATION = "Mindnet"
 APPLICATION = "mindnet-desktop"

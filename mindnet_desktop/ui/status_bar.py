@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
-from mindnet_desktop.core.model import IndexProgress
+from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.indexing import ERROR, IMPORTING, STOPPED, WATCHING, IndexStats
 

@@ -23,12 +23,14 @@ from __future__ import annotations
 import inspect
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
 
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.errors import user_message as core_user_message
+from mindnet_desktop.core.service.mindnet import Mindnet
 
 log = logging.getLogger(__name__)
 
@@ -36,24 +38,9 @@ JobFn = Callable[["Job"], Any]
 
 
 def user_message(exc: BaseException) -> str:
-    """What the user reads about a failed job: our own errors carry a clear message."""
-    from mindnet_desktop.core.config import ConfigError
-    from mindnet_desktop.core.lock import DataDirLockedError
-    from mindnet_desktop.core.models import ModelError
-    from mindnet_desktop.core.store import StoreError
-
-    known = (
-        ConfigError,
-        DataDirLockedError,
-        ModelError,
-        StoreError,
-        LookupError,
-        OSError,
-        ValueError,
-    )
-    if isinstance(exc, known) and str(exc):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}"
+    """What the user reads about a failed job: our own errors (and the machine's, a missing
+    file or a full disk) carry a clear message; anything else is named with its type."""
+    return core_user_message(exc) or f"{type(exc).__name__}: {exc}"
 
 
 class Job(QObject):
@@ -152,6 +139,93 @@ class _Runnable(QRunnable):
         self.job.run()
 
 
+class JobGroup(QObject):
+    """The jobs of one widget: started through it, forgotten once finished, cancelled
+    together. A job that cannot start (the window is closing) reports through `failed`, like
+    a job that failed, so a widget has one place that shows its errors.
+
+    Args:
+        host: Runs the jobs that use the service (None: only pure jobs and tracked ones).
+    """
+
+    failed = Signal(str)
+
+    def __init__(self, host: ServiceHost | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self._jobs: list[Job] = []
+        self.closed = False
+
+    def submit(
+        self,
+        fn: Callable[[Mindnet, Job], Any],
+        name: str = "",
+        on_done: Callable[[Any], Any] | None = None,
+    ) -> Job | None:
+        """Run `fn(mindnet, job)` on the service thread; `on_done(result)` on the GUI thread.
+        None when it cannot start (the group or the window is closing)."""
+        if self.closed or self.host is None:
+            return None
+        try:
+            job = self.host.submit(fn, name)
+        except RuntimeError as exc:  # the window is closing
+            self.failed.emit(str(exc))
+            return None
+        return self.track(job, on_done)
+
+    def run_pure(
+        self,
+        fn: JobFn,
+        name: str = "",
+        on_done: Callable[[Any], Any] | None = None,
+        pool: QThreadPool | None = None,
+    ) -> Job | None:
+        """Run `fn(job)` off the GUI thread (work that does not touch the service)."""
+        if self.closed:
+            return None
+        return self.track(run_pure(fn, name, pool), on_done)
+
+    def track(self, job: Job, on_done: Callable[[Any], Any] | None = None) -> Job:
+        """Count `job` among the group's (its failure is reported by the group)."""
+        self._jobs = [j for j in self._jobs if not j.is_finished()]
+        if on_done is not None:
+            job.done.connect(on_done)
+        job.failed.connect(self.failed)
+        self._jobs.append(job)
+        return job
+
+    @property
+    def jobs(self) -> list[Job]:
+        """The jobs not finished yet."""
+        self._jobs = [j for j in self._jobs if not j.is_finished()]
+        return list(self._jobs)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.jobs)
+
+    def cancel(self) -> None:
+        """Cancel every job not finished (a job not begun returns at once when it starts)."""
+        for job in self.jobs:
+            job.cancel()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the jobs that began (never on the GUI thread while
+        they need it); whether all of them finished."""
+        deadline = time.monotonic() + timeout
+        return all(
+            job.wait(max(deadline - time.monotonic(), 0.0))
+            for job in self._jobs
+            if job.has_started()
+        )
+
+    def close(self) -> None:
+        """Cancel everything; nothing new starts, results still arriving are the caller's to
+        drop (check `closed`)."""
+        self.closed = True
+        self.cancel()
+
+
 class ServiceHost(QObject):
     """The window's `Mindnet`, opened and used on one worker thread, one job at a time.
 
@@ -169,7 +243,7 @@ class ServiceHost(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._pool.setExpiryTimeout(-1)
-        self._jobs: list[Job] = []
+        self._jobs = JobGroup(parent=self)  # every job of the host, for busy and close
         self._closed = False
         self.mindnet: Mindnet | None = None
 
@@ -196,8 +270,7 @@ class ServiceHost(QObject):
     def _start(self, job: Job) -> Job:
         if self._closed:
             raise RuntimeError(QCoreApplication.translate("Workers", "The window is closing."))
-        self._jobs = [j for j in self._jobs if not j.is_finished()]
-        self._jobs.append(job)
+        self._jobs.track(job)
         self._pool.start(_Runnable(job))
         return job
 
@@ -221,13 +294,12 @@ class ServiceHost(QObject):
 
     @property
     def busy(self) -> bool:
-        return any(not j.is_finished() for j in self._jobs)
+        return self._jobs.busy
 
     def close(self, timeout_ms: int = 30000) -> None:
         """Cancel every job, wait for the running one, then close the service."""
         self._closed = True
-        for job in self._jobs:
-            job.cancel()
+        self._jobs.close()
         self._pool.clear()  # jobs not yet started never run
         self._pool.waitForDone(timeout_ms)
         if self.mindnet is not None:

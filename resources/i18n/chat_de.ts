@@ -71,12 +71,12 @@
         <translation>angehalten</translation>
     </message>
     <message>
-        <source>Error: {message}</source>
-        <translation>Fehler: {message}</translation>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
     </message>
     <message>
-        <source>Could not open Obsidian ({url}).</source>
-        <translation>Obsidian ließ sich nicht öffnen ({url}).</translation>
+        <source>Could not open Obsidian (%1).</source>
+        <translation>Obsidian ließ sich nicht öffnen (%1).</translation>
     </message>
     <message>
         <source>The feedback could not be saved.</source>
@@ -126,16 +126,16 @@
         <translation>Standard</translation>
     </message>
     <message>
-        <source>Intent {intent}, matched keywords: {words}</source>
-        <translation>Absicht {intent}, gefundene Schlüsselwörter: {words}</translation>
+        <source>Intent %1, matched keywords: %2</source>
+        <translation>Absicht %1, gefundene Schlüsselwörter: %2</translation>
     </message>
     <message>
-        <source>Intent {intent}, chosen by the chat model</source>
-        <translation>Absicht {intent}, vom Chat-Modell gewählt</translation>
+        <source>Intent %1, chosen by the chat model</source>
+        <translation>Absicht %1, vom Chat-Modell gewählt</translation>
     </message>
     <message>
-        <source>Intent {intent} (default: no keyword matched)</source>
-        <translation>Absicht {intent} (Standard: kein Schlüsselwort gefunden)</translation>
+        <source>Intent %1 (default: no keyword matched)</source>
+        <translation>Absicht %1 (Standard: kein Schlüsselwort gefunden)</translation>
     </message>
     <message>
         <source>Injected for a decision</source>

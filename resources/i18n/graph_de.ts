@@ -4,26 +4,26 @@
 <context>
     <name>GraphCanvas</name>
     <message>
-        <source>Unresolved link: {0}</source>
-        <translation>Nicht aufgelöster Link: {0}</translation>
+        <source>Unresolved link: %1</source>
+        <translation>Nicht aufgelöster Link: %1</translation>
     </message>
     <message>
-        <source>{0}
-Type: {1}
-Path: {2}</source>
-        <translation>{0}
-Typ: {1}
-Pfad: {2}</translation>
+        <source>%1
+Type: %2
+Path: %3</source>
+        <translation>%1
+Typ: %2
+Pfad: %3</translation>
     </message>
     <message>
-        <source>{0}: {1} → {2}
-Provenance: {3}
-Rule: {4}
-Confidence: {5}</source>
-        <translation>{0}: {1} → {2}
-Herkunft: {3}
-Regel: {4}
-Konfidenz: {5}</translation>
+        <source>%1: %2 → %3
+Provenance: %4
+Rule: %5
+Confidence: %6</source>
+        <translation>%1: %2 → %3
+Herkunft: %4
+Regel: %5
+Konfidenz: %6</translation>
     </message>
     <message>
         <source>(deleted)</source>
@@ -124,10 +124,10 @@ Konfidenz: {5}</translation>
         <translation>- - gestrichelt: von einer Regel erzeugt</translation>
     </message>
     <message>
-        <source>{0}
-Type: {1}</source>
-        <translation>{0}
-Typ: {1}</translation>
+        <source>%1
+Type: %2</source>
+        <translation>%1
+Typ: %2</translation>
     </message>
     <message>
         <source>(context menu: Start edge from here)</source>
@@ -145,12 +145,12 @@ Typ: {1}</translation>
         <translation>Graph wird geladen …</translation>
     </message>
     <message>
-        <source>Laying out {0} notes…</source>
-        <translation>{0} Notizen werden angeordnet …</translation>
+        <source>Laying out %1 notes…</source>
+        <translation>%1 Notizen werden angeordnet …</translation>
     </message>
     <message>
-        <source>{0} notes, {1} edges</source>
-        <translation>{0} Notizen, {1} Kanten</translation>
+        <source>%1 notes, %2 edges</source>
+        <translation>%1 Notizen, %2 Kanten</translation>
     </message>
     <message>
         <source>Restore edge</source>

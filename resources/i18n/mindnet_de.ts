@@ -228,12 +228,12 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>In Obsidian öffnen</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{title}&lt;/b&gt; · {type} · {path}</source>
-        <translation>&lt;b&gt;{title}&lt;/b&gt; · {type} · {path}</translation>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3</translation>
     </message>
     <message>
-        <source>Cannot show the note: {message}</source>
-        <translation>Die Notiz kann nicht angezeigt werden: {message}</translation>
+        <source>Cannot show the note: %1</source>
+        <translation>Die Notiz kann nicht angezeigt werden: %1</translation>
     </message>
 </context>
 <context>

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from mindnet_desktop.cli import main
-from mindnet_desktop.core.benchvault import generate_vault
-from mindnet_desktop.core.indexer import scan_vault
+from mindnet_desktop.bench.vault_gen import generate_vault
+from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.ingest.importer import scan_vault
 
 
 def test_generated_vault_is_deterministic_and_linked(tmp_path):

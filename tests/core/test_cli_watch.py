@@ -19,7 +19,7 @@ def test_watch_imports_changes_until_interrupted(vault, tmp_path):
     cmd = [
         sys.executable,
         "-m",
-        "mindnet_desktop.cli",
+        "mindnet_desktop.cli.main",
         "--vault",
         str(vault),
         "--data-dir",

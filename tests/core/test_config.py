@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.config import (
+from mindnet_desktop.core.config.type_registry import (
     ConfigError,
     bundled_config_dir,
     load_types,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core.ctxt import (
+from mindnet_desktop.core.domain import Chunk, Note
+from mindnet_desktop.core.ingest.ctxt import (
     MAX_CHUNK_CHARS,
     MAX_CHUNKS,
     MAX_FILE_BYTES,
@@ -14,7 +15,6 @@ from mindnet_desktop.core.ctxt import (
     CtxtError,
     parse_ctxt,
 )
-from mindnet_desktop.core.model import Chunk, Note
 
 PATH = "Projekte/faq.ctxt"
 HEADER = "`version: 1`\n`title: FAQ`\n\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core.embed import UseEmbedder
+from mindnet_desktop.core.models.embedders import UseEmbedder
 from tests.conftest import run_import
 
 pytestmark = pytest.mark.e2e
@@ -19,14 +19,14 @@ def use_embedder() -> UseEmbedder:
 
 def top_notes(mn, query: str, k: int = 3) -> list[str]:
     vector = mn.embedder.embed([query])[0]
-    return [cid.rsplit("#", 1)[0] for cid, _ in mn.store.query_chunks(vector, k)]
+    return [row.note_id for row, _ in mn.store.nearest_chunks(vector, k)]
 
 
 def test_real_import_finds_the_right_notes_in_german_and_english(vault, open_mindnet, use_embedder):
     mn = open_mindnet(vault, embedder=use_embedder)
     summary = run_import(mn).summary
     assert summary.errors == [] and summary.chunks > summary.notes
-    assert mn.store._chunks.configuration["embedding_function"].name() == "mindnet"
+    assert mn.store.embedding_function_name == "mindnet"
     paper_jam = {
         "Support/Papierstau beheben",
         "Support/drucker-faq",
@@ -49,7 +49,7 @@ def test_real_reimport_and_restart_embed_nothing(vault, open_mindnet, use_embedd
     mn.close()
     fresh = UseEmbedder(threads=2)  # not loaded: a restart must not need it
     restarted = open_mindnet(vault, write=False, embedder=fresh)
-    assert restarted.graph.signature() == signature and fresh._model is None
+    assert restarted.graph.signature() == signature and not fresh.loaded
 
 
 def test_neighborhood_rag_finds_the_paper_jam_chunk_via_its_edge(vault, open_mindnet, use_embedder):
@@ -64,7 +64,7 @@ def test_neighborhood_rag_finds_the_paper_jam_chunk_via_its_edge(vault, open_min
 
 
 def test_a_question_naming_a_heading_or_an_alias_finds_it(vault, open_mindnet, use_embedder):
-    from mindnet_desktop.core.hybrid import hybrid_search
+    from mindnet_desktop.core.service.search import hybrid_search
 
     mn = open_mindnet(vault, embedder=use_embedder)
     run_import(mn)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core.chunk import chunk_note
-from mindnet_desktop.core.config import ChunkProfile, load_types
-from mindnet_desktop.core.edges import derive_edges, reresolve
-from mindnet_desktop.core.links import NoteKey, Resolver
-from mindnet_desktop.core.model import Chunk, Edge, Note
-from mindnet_desktop.core.parse import parse_markdown
+from mindnet_desktop.core.config.type_registry import ChunkProfile, load_types
+from mindnet_desktop.core.domain import Chunk, Edge, Note
+from mindnet_desktop.core.ingest.chunk import chunk_note
+from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
+from mindnet_desktop.core.ingest.links import NoteKey, Resolver
+from mindnet_desktop.core.ingest.parse import parse_markdown
 
 REGISTRY = load_types()
 SEED_PATH = "Projekte/KI-Projekt Alpha.md"

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mindnet_desktop.core.embed import CHOICES, EMBEDDERS, HashEmbedder, make_embedder
-from mindnet_desktop.core.indexer import ImportOptions
-from mindnet_desktop.core.service import Mindnet
-from mindnet_desktop.core.store import StoreError
+from mindnet_desktop.core.domain import drain
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.models.embedders import CHOICES, EMBEDDERS, HashEmbedder, make_embedder
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.store.protocol import StoreError
 from tests.conftest import run_import
 
 
@@ -32,14 +33,8 @@ def test_switching_embedder_reembeds_once_with_progress(vault, tmp_path, open_mi
     other = OtherModel()
     switched = open_mindnet(vault, embedder=other, replace_embedder=True)
     assert switched.store.reset and switched.store.embedder_name == "other-model"
-    gen = switched.import_vault(ImportOptions())
-    progress = []
-    while True:
-        try:
-            progress.append(next(gen))
-        except StopIteration as stop:
-            summary = stop.value.summary
-            break
+    progress: list = []
+    summary = drain(switched.import_vault(ImportOptions()), progress.append).summary
     assert progress[-1].done == progress[-1].total > 0
     assert summary.added == notes and summary.unchanged == 0
     assert len(switched.records) == notes
@@ -48,7 +43,7 @@ def test_switching_embedder_reembeds_once_with_progress(vault, tmp_path, open_mi
     ids, matrix = switched.store.note_vectors()
     assert matrix.shape == (notes, 32)  # only the new model's vectors remain
     rows = switched.store.chunk_rows(switched.store.chunk_ids(), vectors=True)
-    assert {np.asarray(v).shape for _, _, v in rows.values()} == {(32,)}
+    assert {np.asarray(row.vector).shape for row in rows.values()} == {(32,)}
     switched.close()
 
     # Once switched, the next start is an ordinary (no-op) import.

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mindnet_desktop.core.embed import HashEmbedder
-from mindnet_desktop.core.graph import UNRESOLVED_PREFIX, KnowledgeGraph
+from mindnet_desktop.core.graph.knowledge_graph import UNRESOLVED_PREFIX, KnowledgeGraph
+from mindnet_desktop.core.models.embedders import HashEmbedder
 from tests.conftest import run_import
 
 
@@ -45,7 +45,7 @@ def test_restart_rebuilds_the_same_graph_without_parsing_or_embedding(
     run_import(mn, sync_deletes=True)
     mn.close()
 
-    import mindnet_desktop.core.indexer as indexer
+    import mindnet_desktop.core.ingest.importer as indexer
 
     monkeypatch.setattr(
         indexer, "parse_markdown", lambda *a, **k: (_ for _ in ()).throw(AssertionError("parsed"))

@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.ctxt import MAX_CHUNK_CHARS
-from mindnet_desktop.core.indexer import scan_vault
+from mindnet_desktop.core.domain import drain
+from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
+from mindnet_desktop.core.ingest.importer import scan_vault
 from tests.conftest import run_import
 
 ALPHA = "Projekte/KI-Projekt Alpha"
 
 
 def chunk_snapshot(mn) -> dict[str, str]:
-    got = mn.store._chunks.get(include=["documents"])
-    return dict(zip(got["ids"], got["documents"], strict=True))
+    rows = mn.store.chunk_rows(mn.store.chunk_ids())
+    return {cid: row.chunk.text for cid, row in rows.items()}
 
 
 def test_example_vault_imports_every_note_and_ignores_hidden_and_other_files(vault, open_mindnet):
@@ -205,12 +206,7 @@ def test_force_reimports_everything(vault, open_mindnet):
 def test_cancel_stops_between_files_and_leaves_a_consistent_store(vault, open_mindnet):
     mn = open_mindnet(vault)
     seen = []
-    gen = mn.import_vault(None, cancel=lambda: len(seen) >= 3)
-    try:
-        while True:
-            seen.append(next(gen))
-    except StopIteration as stop:
-        summary = stop.value.summary
+    summary = drain(mn.import_vault(None, cancel=lambda: len(seen) >= 3), seen.append).summary
     assert summary.cancelled and summary.added < summary.scanned
     records = mn.store.note_records()
     assert sum(r.chunk_count for r in records.values()) == len(mn.store.chunk_ids())
@@ -232,11 +228,7 @@ def test_cancel_while_writing_leaves_no_edge_to_an_unwritten_note(vault, open_mi
     mn = open_mindnet(vault)
     events = []
     gen = mn.import_vault(None, cancel=lambda: any(e.phase == "embed" for e in events))
-    try:
-        while True:
-            events.append(next(gen))
-    except StopIteration as stop:
-        outcome = stop.value
+    outcome = drain(gen, events.append)
     assert outcome.summary.cancelled and 0 < outcome.summary.added < outcome.summary.scanned
     stored = mn.store.note_records()
     targets = {e.target_note_id for r in stored.values() for e in r.edges if e.target_note_id}

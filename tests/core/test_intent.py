@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.config import ConfigError, bundled_config_dir
-from mindnet_desktop.core.intent import load_decision_engine
+from mindnet_desktop.core.chat.intent import load_decision_engine
+from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 
 ENGINE = load_decision_engine()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.cli import main
+from mindnet_desktop.cli.main import main
 
 LASERJET = "Produkte/LaserJet 500"
 ALPHA = "Projekte/KI-Projekt Alpha"

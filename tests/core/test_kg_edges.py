@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core import edge_actions
-from mindnet_desktop.core.edit import NoteEditError
-from mindnet_desktop.core.queries import QueryError
+from mindnet_desktop.core.graph.queries import QueryError
+from mindnet_desktop.core.ingest.note_edit import NoteEditError
+from mindnet_desktop.core.service import edge_actions
 from tests.conftest import run_import
 
 AUTONOMIE = "Persönlich/Werte/Autonomie"

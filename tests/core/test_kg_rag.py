@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core import edge_actions
-from mindnet_desktop.core.indexer import Importer
-from mindnet_desktop.core.queries import QueryError
+from mindnet_desktop.core.graph.queries import QueryError
+from mindnet_desktop.core.ingest.importer import Importer
+from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.search import hybrid_search
 from tests.conftest import run_import
 
 LASERJET = "Produkte/LaserJet 500"
@@ -16,6 +17,11 @@ LOCAL_FIRST = "Persönlich/Prinzipien/Local First"
 TONER = "Support/Toner wechseln"
 PAPIERSTAU = "Support/Papierstau beheben"
 HANDBUCH = "Produkte/LaserJet 500 Handbuch"
+
+
+def search(mn, query, k=10, types=None, root=None, depth=2):
+    """Search as `mindnet search` does (hybrid, filtered by type and root)."""
+    return hybrid_search(mn, query, k, types, root, depth, log=False).hits
 
 
 @pytest.fixture
@@ -98,7 +104,7 @@ def test_rag_never_follows_deleted_edges(mn):
     assert {h.note_id for h in hits} == {PAPIERSTAU, HANDBUCH}
     deleted = {e.id for e in to_toner}
     assert not any(hop["edge_id"] in deleted for h in hits for hop in h.via)
-    assert TONER not in {h.note_id for h in mn.searcher.search(query, k=50, root=LASERJET)}
+    assert TONER not in {h.note_id for h in search(mn, query, k=50, root=LASERJET)}
     edge_actions.restore_edge(mn, to_toner[0].id)
     back = mn.searcher.rag(LASERJET, query, depth=2, k=1)
     assert back[0].node_id == f"{TONER}#1"
@@ -107,21 +113,18 @@ def test_rag_never_follows_deleted_edges(mn):
 
 def test_rooted_and_typed_search(mn):
     query = embedded_text(mn, PAPIERSTAU, 3)
-    everywhere = mn.searcher.search(query, k=5)
+    everywhere = search(mn, query, k=5)
     assert everywhere[0].node_id == f"{PAPIERSTAU}#3" and everywhere[0].via is None
-    rooted = mn.searcher.search(query, k=500, root=LASERJET, depth=1)
+    rooted = search(mn, query, k=500, root=LASERJET, depth=1)
     assert {h.note_id for h in rooted} == {PAPIERSTAU, TONER, HANDBUCH}
     assert rooted[0].node_id == f"{PAPIERSTAU}#3"
-    typed = mn.searcher.search(query, k=500, types=["Source"])
+    typed = search(mn, query, k=500, types=["Source"])
     assert typed and {h.type for h in typed} == {"source"}
     assert PAPIERSTAU not in {h.note_id for h in typed}  # a concept
-    both = mn.searcher.search(query, k=500, types=["source"], root=LASERJET, depth=1)
+    both = search(mn, query, k=500, types=["source"], root=LASERJET, depth=1)
     assert {h.note_id for h in both} == {HANDBUCH}
     assert (
-        mn.searcher.search(
-            query, k=5, root="Persönlich/Ziele/Halbmarathon unter 2 Stunden", depth=0
-        )
-        == []
+        search(mn, query, k=5, root="Persönlich/Ziele/Halbmarathon unter 2 Stunden", depth=0) == []
     )
 
 

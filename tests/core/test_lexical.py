@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.hybrid import hybrid_search
-from mindnet_desktop.core.store import ChromaStore
+from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.store.chroma import ChromaStore
 from tests.conftest import run_import
 
 
@@ -70,7 +70,7 @@ def test_a_missing_lexical_index_is_rebuilt_from_the_store_once(vault, open_mind
 
 
 def write_config(tmp_path: Path, **overrides: object) -> Path:
-    from mindnet_desktop.core.config import bundled_config_dir
+    from mindnet_desktop.core.config.type_registry import bundled_config_dir
 
     config = tmp_path / "config"
     shutil.copytree(bundled_config_dir(), config)
@@ -94,7 +94,7 @@ def test_a_note_only_the_lexical_signal_finds_can_rank_first(vault, open_mindnet
     run_import(mn)
     okapi = note_id(mn, "Okapi")
     vector = mn.embedder.embed_query([query])[0]
-    semantic = {cid.split("#")[0] for cid, _ in mn.store.query_chunks(vector, 5)}
+    semantic = {row.note_id for row, _ in mn.store.nearest_chunks(vector, 5)}
     assert okapi not in semantic  # the semantic pool alone would miss it
 
     # With the default weights it joins the candidates and is ranked with every term ...

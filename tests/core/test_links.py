@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core.links import Link, NoteKey, Resolver, extract_links, normalize_kind
+from mindnet_desktop.core.ingest.links import Link, NoteKey, Resolver, extract_links, normalize_kind
 
 Row = tuple[str, str, str, str]  # rule, kind, target, heading
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mindnet_desktop.core.llm import LlamaChat
+from mindnet_desktop.core.models.llm import LlamaChat
 
 
 def test_close_frees_the_model_and_the_next_call_loads_it_again() -> None:

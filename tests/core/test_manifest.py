@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from mindnet_desktop.core.config import bundled_config_dir
+from mindnet_desktop.core.config.type_registry import bundled_config_dir
 from tests.conftest import run_import
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core.model import Note
-from mindnet_desktop.core.parse import default_note_id, parse_markdown
+from mindnet_desktop.core.domain import Note
+from mindnet_desktop.core.ingest.parse import default_note_id, parse_markdown
 
 PATH = "Projekte/KI-Projekt Alpha.md"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mindnet_desktop.core.vault import is_note_path, scan_vault
+from mindnet_desktop.core.ingest.vault import is_note_path, scan_vault
 
 REPO = Path(__file__).resolve().parents[2]
 QA_DIR = REPO / "resources" / "qa"

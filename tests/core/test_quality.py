@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.cli import main
-from mindnet_desktop.core.config import ConfigError
-from mindnet_desktop.core.quality import (
+from mindnet_desktop.bench.quality import (
     Scores,
     evaluate,
     first_gold_rank,
     load_qa_set,
     ranked_notes,
 )
+from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.config.type_registry import ConfigError
 from tests.conftest import EXAMPLE_VAULT, REPO, run_import
 
 

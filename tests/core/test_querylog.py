@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.querylog import QueryLog
+from mindnet_desktop.core.store.query_log import QueryLog
 
 
 def test_a_rating_taken_back_is_recorded_as_clear(tmp_path: Path) -> None:

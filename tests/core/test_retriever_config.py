@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.config import ConfigError, bundled_config_dir
-from mindnet_desktop.core.retriever_config import load_retriever_config
+from mindnet_desktop.core.config.retriever import load_retriever_config
+from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 
 
 def test_bundled_retriever_config() -> None:

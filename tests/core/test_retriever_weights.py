@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.config import ConfigError
-from mindnet_desktop.core.retriever_config import load_retriever_config, save_retriever_weights
+from mindnet_desktop.core.config.retriever import load_retriever_config, save_retriever_weights
+from mindnet_desktop.core.config.type_registry import ConfigError
 
 WEIGHTS = {
     "semantic": 0.8,

@@ -8,10 +8,10 @@ import unicodedata
 
 import pytest
 
-from mindnet_desktop.cli import main
-from mindnet_desktop.core import edge_actions
-from mindnet_desktop.core.indexer import VaultUnavailableError
-from mindnet_desktop.core.links import extract_links
+from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.ingest.importer import VaultUnavailableError
+from mindnet_desktop.core.ingest.links import extract_links
+from mindnet_desktop.core.service import edge_actions
 from tests.conftest import run_import
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.indexer import ImportOptions, scan_vault
-from mindnet_desktop.core.watcher import VaultWatcher, relevant
+from mindnet_desktop.core.ingest.importer import ImportOptions, scan_vault
+from mindnet_desktop.core.ingest.watcher import VaultWatcher, relevant
 from tests.conftest import run_import
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.embed import HashEmbedder
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.settings import AppSettings
 from mindnet_desktop.ui.workers import ServiceHost
 from tests.conftest import run_import

@@ -13,9 +13,9 @@ from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QDesktopServices, QTextCursor
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from mindnet_desktop.core.chat import AskResult
-from mindnet_desktop.core.llm import LlamaChat, Token
-from mindnet_desktop.core.models import resolve_model_path
+from mindnet_desktop.core.chat.answer import AskResult
+from mindnet_desktop.core.models.llm import LlamaChat, Token
+from mindnet_desktop.core.models.weights import resolve_model_path
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.chat_text import obsidian_url
 from mindnet_desktop.ui.workers import ServiceHost
@@ -266,7 +266,7 @@ def test_a_missing_model_shows_an_error_and_still_the_sources(
 
 
 def test_a_failed_search_shows_its_message(qtbot, panel: ChatPanel, monkeypatch) -> None:
-    import mindnet_desktop.core.chat as chat
+    import mindnet_desktop.core.service.ask as chat
 
     def broken(*args, **kwargs):
         raise ValueError("The index is damaged.")

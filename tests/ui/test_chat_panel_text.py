@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtWidgets import QApplication
 
-from mindnet_desktop.core.intent import Routing
-from mindnet_desktop.core.retriever import ScoredHit
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.chat_text import (
     explanation_html,

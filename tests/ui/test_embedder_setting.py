@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from mindnet_desktop.core.embed import HashEmbedder
+from mindnet_desktop.core.models.embedders import HashEmbedder
 from tests.ui.test_main_window import LONG, store_counts, wait_imported
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from mindnet_desktop.core.graph_slice import GraphSlice
+from mindnet_desktop.core.graph.slice import GraphSlice
 from mindnet_desktop.ui import bench_graph
 from mindnet_desktop.ui.bench_graph import synthetic_slice
 from mindnet_desktop.ui.graph_canvas import HIDE_EDGES_WHILE_MOVING, GraphCanvas

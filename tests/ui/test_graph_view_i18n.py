@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QTranslator
 
-from mindnet_desktop.core.graph_slice import SliceEdge, SliceNode
+from mindnet_desktop.core.graph.slice import SliceEdge, SliceNode
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
 from mindnet_desktop.ui.graph_panels import GraphControls, GraphSidePanel
 

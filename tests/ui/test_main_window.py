@@ -11,10 +11,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
-from mindnet_desktop.core.benchvault import generate_vault
-from mindnet_desktop.core.ctxt import MAX_CHUNK_CHARS
-from mindnet_desktop.core.lock import WriterLock
-from mindnet_desktop.core.model import IndexProgress
+from mindnet_desktop.bench.vault_gen import generate_vault
+from mindnet_desktop.core.domain import IndexProgress
+from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
+from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.ui.indexing import WATCHING
 
 LONG = 120_000
@@ -96,7 +96,7 @@ def test_gui_thread_never_blocked_during_import(qtbot, app_settings, vault: Path
     """The import of the example vault with the real embedder runs on the host's thread; a
     20 ms timer on the GUI thread keeps ticking from the first progress signal until the
     import's result arrives, never more than 200 ms apart."""
-    from mindnet_desktop.core.embed import UseEmbedder
+    from mindnet_desktop.core.models.embedders import UseEmbedder
     from mindnet_desktop.ui.main_window import MainWindow
 
     window = MainWindow(app_settings, embedder_factory=lambda name, threads: UseEmbedder(2))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mindnet_desktop.core.retriever_config import load_retriever_config
+from mindnet_desktop.core.config.retriever import load_retriever_config
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog, embedder_names
 
 WEIGHTS = {

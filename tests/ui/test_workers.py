@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.embed import HashEmbedder
-from mindnet_desktop.core.service import Mindnet
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
 
 
@@ -32,15 +32,22 @@ def test_generator_job_streams_progress_and_returns_its_value(qtbot) -> None:
 
 
 def test_failure_reaches_the_user_as_a_message(qtbot) -> None:
+    """Our errors (and the machine's) read as they are; anything else names its type."""
+    from mindnet_desktop.core.ingest.vault import VaultUnavailableError
+
     def broken(job: Job) -> None:
-        raise ValueError("The vault folder is gone.")
+        raise VaultUnavailableError("The vault folder is gone.")
+
+    def bug(job: Job) -> None:
+        raise KeyError("note")
 
     messages: list[str] = []
-    job = Job(broken)
-    job.failed.connect(messages.append)
-    job.run()
-    qtbot.waitUntil(lambda: bool(messages))
-    assert messages == ["The vault folder is gone."]
+    for fn in (broken, bug):
+        job = Job(fn)
+        job.failed.connect(messages.append)
+        job.run()
+    qtbot.waitUntil(lambda: len(messages) == 2)
+    assert messages == ["The vault folder is gone.", "KeyError: 'note'"]
 
 
 def test_slots_connected_after_a_quick_job_ended_still_get_its_signals(qtbot) -> None:

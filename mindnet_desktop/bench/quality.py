@@ -1,0 +1,190 @@
+"""Retrieval quality on question → gold-note sets (`resources/qa/*.yaml`).
+
+Each question is ranked per note (the best chunk of each note, top 10) by four retrievers:
+
+- `semantic`: embedding similarity only (what most note-RAG tools do);
+- `lexical`: BM25 only;
+- `semantic+lexical`: both candidate pools, the two terms with their configured weights;
+- `hybrid`: what `mindnet search --per-note` returns: every term of `retriever.yaml`, named
+  notes and their neighbours, intent routing.
+
+A question is a hit at rank r when the r-th note is one of its gold notes (by vault path or
+note id). Reported: hit@1, hit@5 and MRR (reciprocal rank, 0 beyond rank 10).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mindnet_desktop.core.config.type_registry import ConfigError
+from mindnet_desktop.core.retrieval.retriever import HybridRetriever
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.search import hybrid_search
+
+DEPTH = 10
+VARIANTS = ("semantic", "lexical", "semantic+lexical", "hybrid")
+KINDS = ("fact", "relation", "decision")
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    q: str
+    lang: str
+    kind: str
+    gold: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QaSet:
+    name: str
+    vault: Path
+    questions: tuple[Question, ...]
+    licence: str = ""
+
+
+def load_qa_set(path: Path, root: Path) -> QaSet:
+    """A question set; its `vault` is relative to `root` (the repository)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(path, "", "a readable YAML question set", str(exc)) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise ConfigError(path, "questions", "a list of questions")
+    questions = []
+    for i, raw in enumerate(data["questions"]):
+        if not isinstance(raw, dict):
+            raise ConfigError(path, f"questions[{i}]", "a mapping")
+        gold = raw.get("gold")
+        if not raw.get("q") or not isinstance(gold, list) or not gold:
+            raise ConfigError(path, f"questions[{i}]", "q and a non-empty gold list")
+        if raw.get("lang") not in ("de", "en") or raw.get("kind") not in KINDS:
+            raise ConfigError(path, f"questions[{i}]", f"lang de|en and kind {'|'.join(KINDS)}")
+        questions.append(
+            Question(
+                id=str(raw.get("id", i)),
+                q=str(raw["q"]),
+                lang=raw["lang"],
+                kind=raw["kind"],
+                gold=tuple(str(g) for g in gold),
+            )
+        )
+    name = str(data.get("name") or path.stem)
+    return QaSet(name, root / str(data["vault"]), tuple(questions), str(data.get("licence", "")))
+
+
+def only(weights: dict[str, float], keep: Iterable[str]) -> dict[str, float]:
+    kept = set(keep)
+    return {term: (w if term in kept else 0.0) for term, w in weights.items()}
+
+
+def variant_retriever(mn: Mindnet, variant: str) -> HybridRetriever:
+    """The retriever of one ablation: the configured weights of its terms, the others 0."""
+    retriever = mn.retriever
+    config = retriever.config
+    if variant == "semantic":
+        config = replace(config, weights=only({**config.weights, "semantic": 1.0}, ["semantic"]))
+        config = replace(config, lexical_pool=0)
+    elif variant == "lexical":
+        config = replace(config, weights=only({**config.weights, "lexical": 1.0}, ["lexical"]))
+        config = replace(config, candidate_pool=0)
+    elif variant == "semantic+lexical":
+        config = replace(config, weights=only(config.weights, ["semantic", "lexical"]))
+    else:
+        raise ValueError(f"unknown variant {variant}")
+    retriever.config = config
+    return retriever
+
+
+def ranked_notes(mn: Mindnet, variant: str, question: str) -> list[tuple[str, str]]:
+    """(note id, path) of the top notes for `question` under `variant`."""
+    if variant == "hybrid":
+        # Injected notes come on top of the k hits: cut at the same depth as the others.
+        hits = hybrid_search(mn, question, DEPTH, log=False, per_note=True, language="en").hits
+        hits = hits[:DEPTH]
+    else:
+        retriever = variant_retriever(mn, variant)
+        hits = retriever.rank(question, DEPTH, per_note=True).hits
+    return [(h.note_id, h.path) for h in hits]
+
+
+def first_gold_rank(ranked: list[tuple[str, str]], gold: tuple[str, ...]) -> int | None:
+    wanted = set(gold)
+    for rank, (note_id, path) in enumerate(ranked, start=1):
+        if path in wanted or note_id in wanted:
+            return rank
+    return None
+
+
+@dataclass
+class Scores:
+    ranks: list[int | None] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        n = max(len(self.ranks), 1)
+        return {
+            "hit@1": round(sum(1 for r in self.ranks if r == 1) / n, 3),
+            "hit@5": round(sum(1 for r in self.ranks if r is not None and r <= 5) / n, 3),
+            "mrr": round(sum(1 / r for r in self.ranks if r is not None) / n, 3),
+        }
+
+
+def evaluate(
+    mn: Mindnet,
+    qa: QaSet,
+    variants: Iterable[str] = VARIANTS,
+    on_question: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Scores per variant (overall and per kind / language) and the misses of `hybrid`."""
+    variants = list(variants)
+    missing = [g for q in qa.questions for g in q.gold if not _known(mn, g)]
+    scores = {v: Scores() for v in variants}
+    by_group: dict[str, dict[str, Scores]] = {}
+    misses = []
+    for i, question in enumerate(qa.questions):
+        for variant in variants:
+            rank = first_gold_rank(ranked_notes(mn, variant, question.q), question.gold)
+            scores[variant].ranks.append(rank)
+            for group in (question.kind, question.lang):
+                by_group.setdefault(group, {v: Scores() for v in variants})[variant].ranks.append(
+                    rank
+                )
+            if variant == "hybrid" and rank != 1:
+                misses.append({"id": question.id, "q": question.q, "rank": rank})
+        if on_question:
+            on_question(i + 1, len(qa.questions))
+    return {
+        "questions": len(qa.questions),
+        "unknown_gold": missing,
+        "scores": {v: s.summary() for v, s in scores.items()},
+        "groups": {g: {v: s.summary() for v, s in per.items()} for g, per in by_group.items()},
+        "hybrid_misses": misses,
+    }
+
+
+def _known(mn: Mindnet, gold: str) -> bool:
+    return gold in mn.records or any(r.note.path == gold for r in mn.records.values())
+
+
+def embedding_speed(embedder: Any, texts: list[str]) -> float:
+    """Passages per second for `texts` (after one warm-up call)."""
+    embedder.embed(texts[:2])
+    started = time.perf_counter()
+    embedder.embed(texts)
+    return len(texts) / max(time.perf_counter() - started, 1e-9)
+
+
+def sample_texts(mn: Mindnet, n: int) -> list[str]:
+    """Up to `n` chunk texts of the vault, spread over its notes."""
+    texts: list[str] = []
+    for note_id in sorted(mn.records):
+        texts.extend(c.text for c in mn.store.chunks(note_id)[:2])
+        if len(texts) >= n:
+            break
+    return texts[:n]

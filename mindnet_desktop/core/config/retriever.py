@@ -1,0 +1,109 @@
+"""`config/retriever.yaml`: weights of the hybrid score, per-kind and per-provenance edge
+weights, status multipliers, candidate pool and k (typed and validated)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mindnet_desktop.core.config.type_registry import (
+    ConfigError,
+    config_file,
+    integer,
+    load_yaml,
+    mapping,
+    number,
+)
+from mindnet_desktop.core.files import atomic_writer
+
+TERMS = ("semantic", "lexical", "name", "edge", "centrality", "type", "status")
+OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0}  # absent from an older override file: off
+PROVENANCES = ("explicit", "rule", "structure", "user")
+
+
+@dataclass(frozen=True)
+class RetrieverConfig:
+    weights: dict[str, float]
+    edge_weights: dict[str, float]
+    provenance_weights: dict[str, float]
+    status_multipliers: dict[str, float]
+    candidate_pool: int
+    k: int
+    lexical_pool: int = 50
+    source: str = ""
+
+    def edge_weight(self, kind: str) -> float:
+        return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
+
+    def status_multiplier(self, status: str) -> float:
+        return self.status_multipliers.get(
+            status or "default", self.status_multipliers.get("default", 1.0)
+        )
+
+
+def _numbers(path: Path, key: str, raw: object, low: float, high: float) -> dict[str, float]:
+    return {
+        str(name): number(path, f"{key}.{name}", value, low, high)
+        for name, value in mapping(path, key, raw).items()
+    }
+
+
+def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
+    """Load and validate `retriever.yaml` (override dir first, else the bundled file)."""
+    path = config_file("retriever.yaml", config_dir)
+    data = load_yaml(path)
+    weights = {**OPTIONAL_TERMS, **_numbers(path, "weights", data.get("weights"), 0.0, 10.0)}
+    for term in TERMS:
+        if term not in weights:
+            raise ConfigError(path, f"weights.{term}", "a number between 0.0 and 10.0")
+    unknown = sorted(set(weights) - set(TERMS))
+    if unknown:
+        raise ConfigError(path, f"weights.{unknown[0]}", f"one of {', '.join(TERMS)}")
+    provenance = _numbers(path, "provenance_weights", data.get("provenance_weights", {}), 0.0, 10.0)
+    for name in provenance:
+        if name not in PROVENANCES:
+            raise ConfigError(
+                path, f"provenance_weights.{name}", f"one of {', '.join(PROVENANCES)}"
+            )
+    pool = integer(path, "candidate_pool", data.get("candidate_pool", 50), 1)
+    lexical_pool = integer(path, "lexical_pool", data.get("lexical_pool", 50), 0)
+    k = integer(path, "k", data.get("k", 10), 1)
+    if k > pool:
+        raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
+    return RetrieverConfig(
+        weights=weights,
+        edge_weights=_numbers(path, "edge_weights", data.get("edge_weights", {}), 0.0, 10.0),
+        provenance_weights={p: provenance.get(p, 1.0) for p in PROVENANCES},
+        status_multipliers=_numbers(
+            path, "status_multipliers", data.get("status_multipliers", {}), 0.0, 10.0
+        ),
+        candidate_pool=pool,
+        k=k,
+        lexical_pool=lexical_pool,
+        source=str(path),
+    )
+
+
+def save_retriever_weights(
+    config_dir: Path, weights: dict[str, float], base_dir: Path | None = None
+) -> Path:
+    """Write `retriever.yaml` into `config_dir` with the term `weights` replaced.
+
+    Everything else is copied from the file in effect (`base_dir`'s, else the bundled one),
+    so the override stays complete. Written atomically, after the weights are validated.
+    """
+
+    import yaml
+
+    target = config_dir / "retriever.yaml"
+    data = load_yaml(config_file("retriever.yaml", base_dir))
+    data["weights"] = {
+        term: number(
+            target, f"weights.{term}", weights.get(term, OPTIONAL_TERMS.get(term)), 0.0, 10.0
+        )
+        for term in TERMS
+    }
+    with atomic_writer(target, text=True) as handle:
+        handle.write("# Written by Mindnet Desktop (Settings > Retriever weights).\n")
+        yaml.safe_dump(data, handle, sort_keys=False, allow_unicode=True)
+    return target

@@ -1,0 +1,161 @@
+"""The in-memory knowledge graph: a NetworkX MultiDiGraph of notes, chunks and unresolved
+link targets, built from stored records (no parsing, no embedding) and updated per note."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from mindnet_desktop.core.domain import Edge, chunk_id
+from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
+from mindnet_desktop.core.store.protocol import NoteRecord
+
+UNRESOLVED_PREFIX = "unresolved:"
+
+
+def graph_node(edge: Edge) -> str:
+    """The graph node an edge points to (unresolved link text gets its own namespace)."""
+    return (
+        edge.target_id
+        if edge.resolved or edge.provenance == "structure"
+        else UNRESOLVED_PREFIX + edge.target_id
+    )
+
+
+class KnowledgeGraph:
+    """Keeps `graph` in step with the store, one note at a time.
+
+    With an overlay, soft-deleted edges carry `deleted=True` (and `deleted_at`) and the user's
+    own edges are part of the graph; queries decide whether to show deleted edges.
+    """
+
+    def __init__(self, overlay: EdgeOverlay | None = None) -> None:
+        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self.overlay = overlay
+        self._owned: dict[str, list[tuple[str, str, str]]] = {}  # note id -> its edges
+        self._chunks: dict[str, list[str]] = {}  # note id -> its chunk nodes
+        self.edge_index: dict[str, tuple[str, str, str]] = {}  # edge id -> (u, v, key)
+
+    @classmethod
+    def from_records(
+        cls, records: Iterable[NoteRecord], overlay: EdgeOverlay | None = None
+    ) -> KnowledgeGraph:
+        kg = cls(overlay)
+        for record in records:
+            kg.upsert_note(record)
+        kg.sync_user_edges()
+        return kg
+
+    def chunks_of(self, note_id: str) -> list[str]:
+        return list(self._chunks.get(note_id, []))
+
+    def add_edge(self, edge: Edge, occurrence: int = 0) -> None:
+        """Add one edge (creating an unresolved or pending target node when needed);
+        `occurrence` tells copies of one link in a note apart (see overlay.link_key)."""
+        target = graph_node(edge)
+        if target not in self.graph:
+            kind = "unresolved" if target.startswith(UNRESOLVED_PREFIX) else "pending"
+            self.graph.add_node(target, kind=kind, title=edge.target_id)
+        attrs = self._attrs(edge)
+        attrs["occurrence"] = occurrence
+        stone = self.overlay.tombstone(edge, occurrence) if self.overlay else None
+        if stone is not None:
+            attrs.update(deleted=True, deleted_at=stone.deleted_at)
+        self.graph.add_edge(edge.source_id, target, key=edge.id, **attrs)
+        self.edge_index[edge.id] = (edge.source_id, target, edge.id)
+
+    def sync_user_edges(self) -> None:
+        """(Re)add the overlay's user edges whose source node exists."""
+        if self.overlay is None:
+            return
+        for edge in self.overlay.user_edges.values():
+            if edge.source_id in self.graph and edge.id not in self.edge_index:
+                self.add_edge(edge)
+
+    def set_deleted(self, edge_id: str, deleted_at: str | None) -> None:
+        """Mark an edge deleted (with the time) or active again (`deleted_at` None)."""
+        u, v, key = self.edge_index[edge_id]
+        data = self.graph.edges[u, v, key]
+        data["deleted"] = deleted_at is not None
+        data["deleted_at"] = deleted_at
+
+    def upsert_note(self, record: NoteRecord) -> None:
+        """Replace the note's node, its chunks and all edges it owns.
+
+        Chunk nodes that still exist are kept, so edges of other notes into them survive.
+        """
+        note = record.note
+        chunks = [chunk_id(note.note_id, seq) for seq in range(1, record.chunk_count + 1)]
+        self.remove_note(note.note_id, keep_node=True, keep_chunks=set(chunks))
+        self.graph.add_node(
+            note.note_id,
+            kind="note",
+            title=note.title,
+            type=note.type,
+            path=note.path,
+            status=note.status,
+            tags=list(note.tags),
+            aliases=list(note.aliases),
+        )
+        for seq, node in enumerate(chunks, start=1):
+            self.graph.add_node(node, kind="chunk", note_id=note.note_id, seq=seq)
+        self._chunks[note.note_id] = chunks
+        seen = occurrences(record.edges)
+        for edge in record.edges:
+            self.add_edge(edge, seen[edge.id])
+        self._owned[note.note_id] = [self.edge_index[e.id] for e in record.edges]
+
+    @staticmethod
+    def _attrs(edge: Edge) -> dict[str, Any]:
+        data = edge.to_dict()
+        data.pop("source_id")
+        data["deleted_at"] = None
+        return data
+
+    def remove_note(
+        self, note_id: str, keep_node: bool = False, keep_chunks: set[str] | None = None
+    ) -> None:
+        """Remove the note's owned edges and chunks (but `keep_chunks`), and its node unless
+        `keep_node`. Edges of other notes pointing at it stay until their owners are
+        re-resolved by the importer."""
+        owned = self._owned.pop(note_id, [])
+        self.graph.remove_edges_from(owned)
+        for _, _, key in owned:
+            self.edge_index.pop(key, None)
+        keep_chunks = keep_chunks or set()
+        gone = [c for c in self._chunks.pop(note_id, []) if c not in keep_chunks]
+        if not keep_node and note_id in self.graph:
+            gone_edges = list(self.graph.out_edges(note_id, keys=True))
+            self.graph.remove_edges_from(gone_edges)  # the user's edges from the note
+            for _, _, key in gone_edges:
+                self.edge_index.pop(key, None)
+        for node in gone:  # edges into or out of removed chunks leave the index too
+            for _, _, key in self.graph.in_edges(node, keys=True):
+                self.edge_index.pop(key, None)
+            for _, _, key in self.graph.out_edges(node, keys=True):
+                self.edge_index.pop(key, None)
+        self.graph.remove_nodes_from(gone)
+        if not keep_node and note_id in self.graph:
+            if self.graph.in_degree(note_id) == 0:
+                self.graph.remove_node(note_id)
+            else:
+                self.graph.nodes[note_id].clear()
+                self.graph.nodes[note_id]["kind"] = "pending"
+        targets = {v for _, v, _ in owned}
+        self.graph.remove_nodes_from(
+            [
+                n
+                for n in targets
+                if n in self.graph
+                and self.graph.nodes[n].get("kind") in ("unresolved", "pending")
+                and self.graph.degree(n) == 0
+            ]
+        )
+
+    def signature(self) -> tuple[set[tuple[str, str]], set[tuple[str, str, str]]]:
+        """Nodes (id, kind) and edges (source, target, key): to compare two graphs."""
+        nodes = {(n, str(kind)) for n, kind in self.graph.nodes(data="kind")}
+        edges = {(u, v, k) for u, v, k in self.graph.edges(keys=True)}
+        return nodes, edges

@@ -1,0 +1,147 @@
+"""A part of the knowledge graph at note level, as plain data a graph view can draw.
+
+A slice is either the neighbourhood of a root note (the nodes a breadth-first walk reaches
+within `depth` hops, and the edges that walk follows between them) or the whole vault (every
+note and every edge between two notes). Edges inside one note (chunk structure) are not part
+of a slice; deleted edges only when asked for.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from mindnet_desktop.core.graph.queries import Direction, GraphQueries, Hop
+
+
+@dataclass(frozen=True)
+class SliceNode:
+    """A note (or an unresolved link target) as the view shows it."""
+
+    id: str
+    kind: str  # note | unresolved
+    title: str
+    type: str = ""
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class SliceEdge:
+    """An edge with both ends projected onto their notes (`source` -> `target`)."""
+
+    id: str
+    kind: str
+    source: str
+    target: str
+    provenance: str
+    rule_id: str
+    confidence: float
+    deleted: bool = False
+
+
+@dataclass
+class GraphSlice:
+    """Nodes by id and edges (each edge once) of one view of the graph."""
+
+    nodes: dict[str, SliceNode] = field(default_factory=dict)
+    edges: list[SliceEdge] = field(default_factory=list)
+    root: str | None = None
+
+
+def _node(queries: GraphQueries, node: str) -> SliceNode:
+    data = queries.g.nodes[node]
+    kind = str(data.get("kind", "pending"))
+    title = str(data.get("title") or node)
+    return SliceNode(node, kind, title, str(data.get("type", "")), str(data.get("path", "")))
+
+
+def _edge(here: str, neighbour: str, hop: Hop, data: dict[str, Any]) -> SliceEdge:
+    source, target = (here, neighbour) if hop.direction == "out" else (neighbour, here)
+    return SliceEdge(
+        hop.edge_id,
+        hop.kind,
+        source,
+        target,
+        str(data.get("provenance", "")),
+        str(data.get("rule_id", "")),
+        float(data.get("confidence", 0.0)),
+        bool(data.get("deleted")),
+    )
+
+
+def _drawable(queries: GraphQueries, node: str) -> bool:
+    return queries.g.nodes[node].get("kind") in ("note", "unresolved")
+
+
+def neighbourhood(
+    queries: GraphQueries,
+    root: str,
+    depth: int = 1,
+    direction: Direction = "out",
+    kinds: set[str] | None = None,
+    include_deleted: bool = False,
+) -> GraphSlice:
+    """The notes within `depth` hops of `root` and the edges walked between them.
+
+    Same walk as `GraphQueries.traverse` at note level (which sees active edges only), so at
+    depth 1 the nodes are the root and its `neighbors`, and the edges those joining edges.
+    """
+    queries.require(root)
+    root = queries.project(root, "note")
+    reached = {root: 0}
+    found: dict[str, SliceEdge] = {}
+    queue = deque([root])
+    while queue:
+        here = queue.popleft()
+        if reached[here] == depth:
+            continue
+        for neighbour, hop, data in queries.edges_of(
+            here, direction, kinds, include_deleted, "note"
+        ):
+            if not _drawable(queries, neighbour):
+                continue
+            if neighbour not in reached:
+                reached[neighbour] = reached[here] + 1
+                queue.append(neighbour)
+            found.setdefault(hop.edge_id, _edge(here, neighbour, hop, data))
+    nodes = {n: _node(queries, n) for n in reached}
+    return GraphSlice(nodes, list(found.values()), root)
+
+
+def whole_vault(
+    queries: GraphQueries, kinds: set[str] | None = None, include_deleted: bool = False
+) -> GraphSlice:
+    """Every note, and every edge between two different notes (or an unresolved target)."""
+    g = queries.g
+    nodes = {n: _node(queries, n) for n, kind in g.nodes(data="kind") if kind == "note"}
+    edges: list[SliceEdge] = []
+    for u, v, key, data in g.edges(keys=True, data=True):
+        if kinds is not None and data["kind"] not in kinds:
+            continue
+        if data.get("deleted") and not include_deleted:
+            continue
+        if not (_drawable(queries, v) or g.nodes[v].get("kind") == "chunk"):
+            continue
+        source, target = queries.project(u, "note"), queries.project(v, "note")
+        if source == target or source not in nodes:
+            continue
+        if target not in nodes:
+            nodes[target] = _node(queries, target)
+        hop = Hop(key, data["kind"], source, target, "out")
+        edges.append(_edge(source, target, hop, data))
+    return GraphSlice(nodes, edges, None)
+
+
+def default_root(queries: GraphQueries) -> str | None:
+    """The note with the most edges (its own and its chunks'), ties by id: where a view of
+    the graph starts before the user picks a note."""
+    g = queries.g
+    best: tuple[int, str] | None = None
+    for node, kind in g.nodes(data="kind"):
+        if kind != "note":
+            continue
+        degree = g.degree(node) + sum(g.degree(c) for c in queries.kg.chunks_of(node))
+        if best is None or (-degree, node) < (-best[0], best[1]):
+            best = (degree, node)
+    return best[1] if best else None

@@ -1,0 +1,125 @@
+"""Derive a note's edges by the rules of ARCHITECTURE.md.
+
+Priority inline > callout > wikilink > type defaults > structure: when two rules give the
+same (source chunk, target, kind), only the higher one is kept.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from mindnet_desktop.core.config.type_registry import TypeRegistry
+from mindnet_desktop.core.domain import Chunk, Edge, Note
+from mindnet_desktop.core.ingest.links import Link, Resolver, extract_links
+
+RULES = {
+    "inline": ("explicit", "inline:rel", 0.95),
+    "callout": ("explicit", "callout:edge", 0.90),
+    "wikilink": ("explicit", "explicit:wikilink", 1.0),
+}
+DEFAULT_CONFIDENCE = 0.7
+STRUCTURE_CONFIDENCE = 1.0
+
+
+def links_by_chunk(note: Note, chunks: list[Chunk]) -> list[tuple[Chunk, Link]]:
+    """Each link of the note with the chunk that holds it."""
+    if note.format == "ctxt":
+        return [(chunk, link) for chunk in chunks for link in extract_links(chunk.text)]
+    starts = [chunk.start for chunk in chunks]
+    return [
+        (chunks[max(bisect_right(starts, link.offset) - 1, 0)], link)
+        for link in extract_links(note.body)
+    ]
+
+
+def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
+    """belongs_to (chunk -> note), next (n -> n+1) and prev (n+1 -> n)."""
+    edges = []
+
+    def add(kind: str, source: str, target: str) -> None:
+        edges.append(
+            Edge(
+                kind,
+                source,
+                target,
+                note.note_id,
+                note.note_id,
+                "structure",
+                f"structure:{kind}",
+                STRUCTURE_CONFIDENCE,
+                target,
+            )
+        )
+
+    for chunk in chunks:
+        add("belongs_to", chunk.chunk_id, note.note_id)
+    for first, second in zip(chunks, chunks[1:]):
+        add("next", first.chunk_id, second.chunk_id)
+        add("prev", second.chunk_id, first.chunk_id)
+    return edges
+
+
+def derive_edges(
+    note: Note, chunks: list[Chunk], registry: TypeRegistry, resolver: Resolver
+) -> list[Edge]:
+    """All edges owned by `note`, deduplicated by priority.
+
+    Args:
+        note: The parsed note.
+        chunks: Its chunks.
+        registry: Types (for `edge_defaults`).
+        resolver: Resolves link targets against the notes currently known.
+
+    Returns:
+        Explicit, rule and structure edges; unresolved targets keep the link text.
+    """
+    seen: set[tuple[str, str, str]] = set()
+    edges: list[Edge] = []
+
+    def add(
+        chunk: Chunk, ref: str, kind: str, provenance: str, rule_id: str, confidence: float
+    ) -> None:
+        target_note_id, target_id = resolver.resolve(ref, note.note_id)
+        # Two spellings of one target (name, path, alias) are one edge.
+        key = (chunk.chunk_id, target_id if target_note_id else ref.casefold(), kind)
+        if key in seen:
+            return
+        seen.add(key)
+        edges.append(
+            Edge(
+                kind,
+                chunk.chunk_id,
+                target_id,
+                target_note_id,
+                note.note_id,
+                provenance,
+                rule_id,
+                confidence,
+                ref,
+            )  # type: ignore[arg-type]
+        )
+
+    placed = links_by_chunk(note, chunks)
+    for rule in ("inline", "callout", "wikilink"):
+        provenance, rule_id, confidence = RULES[rule]
+        for chunk, link in placed:
+            if link.rule == rule:
+                add(chunk, link.ref, link.kind, provenance, rule_id, confidence)
+    spec = registry.spec(note.type)
+    explicit_targets = [(chunk, link.ref) for chunk, link in placed]
+    for kind in spec.edge_defaults:
+        for chunk, ref in explicit_targets:
+            add(chunk, ref, kind, "rule", f"edge_defaults:{spec.name}:{kind}", DEFAULT_CONFIDENCE)
+    return edges + structure_edges(note, chunks)
+
+
+def reresolve(edge: Edge, resolver: Resolver) -> Edge:
+    """The edge with its target resolved against the current notes (same edge if unchanged)."""
+    if edge.provenance not in ("explicit", "rule") or not edge.target_ref:
+        return edge
+    target_note_id, target_id = resolver.resolve(edge.target_ref, edge.note_id)
+    if (target_note_id, target_id) == (edge.target_note_id, edge.target_id):
+        return edge
+    data = edge.to_dict()
+    data.update(target_note_id=target_note_id, target_id=target_id)
+    return Edge.from_dict(data)

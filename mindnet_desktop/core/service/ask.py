@@ -1,0 +1,91 @@
+"""Ask a question: route, retrieve (hybrid, explained), pack the best sources into the
+model's context, stream a cited answer, log it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from mindnet_desktop.core.chat.answer import (
+    AskResult,
+    Prepared,
+    generate,
+    load_prompts,
+    pack_messages,
+)
+from mindnet_desktop.core.models.llm import LlamaChat, Token
+from mindnet_desktop.core.models.weights import ModelError
+from mindnet_desktop.core.service.search import hybrid_search, log_ranked
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service.mindnet import Mindnet
+
+
+def prepare(
+    mn: Mindnet,
+    question: str,
+    llm: LlamaChat | None,
+    history: list[dict[str, str]] | None = None,
+    k: int | None = None,
+    language: str | None = None,
+) -> Prepared:
+    """Route `question`, retrieve its sources (one per note) and pack the model's messages.
+    Uses the service; the model only to classify and to count tokens."""
+    prompts = load_prompts(mn.config_lookup)
+    error: str | None = None
+    classify = None
+    if llm is not None:
+
+        def classify(q: str) -> str:
+            return llm.complete(
+                [{"role": "system", "content": prompts.classify}, {"role": "user", "content": q}]
+            )
+
+    try:
+        routing = mn.decision_engine.route(question, classify)
+    except ModelError as exc:
+        routing, error = mn.decision_engine.route(question), str(exc)
+    # One hit per note: five chunks of one note would crowd out the other sources.
+    found = hybrid_search(
+        mn, question, k, language=language, routing=routing, log=False, per_note=True
+    )
+    facts = [h for h in found.hits if not h.injected]
+    ordered = facts + [h for h in found.hits if h.injected]
+    prepared = Prepared(AskResult(found.query_id, question, routing, sources=ordered))
+    result = prepared.result
+    if llm is not None and error is None:
+        system = prompts.strategies[mn.decision_engine.strategies[routing.intent].prompt]
+        try:
+            prepared.messages, result.sources = pack_messages(
+                llm, system, ordered, question, history or []
+            )
+            result.model = llm.name
+        except ModelError as exc:
+            error = str(exc)
+    result.error = error
+    return prepared
+
+
+def finish(mn: Mindnet, prepared: Prepared) -> AskResult:
+    """Log the question, its sources and the answer; the result."""
+    r = prepared.result
+    log_ranked(mn, r.query_id, r.question, r.routing, r.sources, r.model, r.answer)
+    return r
+
+
+def ask(
+    mn: Mindnet,
+    question: str,
+    llm: LlamaChat | None,
+    history: list[dict[str, str]] | None = None,
+    k: int | None = None,
+    cancel: threading.Event | None = None,
+    language: str | None = None,
+) -> Generator[Token, None, AskResult]:
+    """Answer `question`, yielding tokens as they come; returns the result (with sources
+    even when the model is missing or fails, then with `error` set). `llm=None` retrieves
+    only."""
+    prepared = prepare(mn, question, llm, history, k, language)
+    yield from generate(prepared, llm, cancel)
+    return finish(mn, prepared)

@@ -1,0 +1,239 @@
+"""What a user does to edges: create (as a callout in the note, or in the overlay), soft
+delete and restore. Creating an edge is the only place Mindnet writes a note, and only when
+asked."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from mindnet_desktop.core.domain import Edge, drain
+from mindnet_desktop.core.graph.queries import QueryError
+from mindnet_desktop.core.ingest.note_edit import (
+    NoteEditError,
+    callout_line,
+    insert_callout,
+    write_atomic,
+)
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service.mindnet import Mindnet
+
+USER_RULE = "user:overlay"
+
+
+def resolve_node(mn: Mindnet, ref: str) -> str:
+    """A node id from a note id, path, title or alias, or a chunk id (`<note>#<n>`, where
+    the note part may be a title or alias too)."""
+    g = mn.graph.graph
+    if ref in g and g.nodes[ref].get("kind") in ("note", "chunk"):
+        return ref
+    head, sep, seq = ref.rpartition("#")
+    if sep and seq.isdigit():
+        node = f"{mn.find_note(head).note.note_id}#{seq}"
+        if node in g:
+            return node
+        raise QueryError(f"unknown chunk '{ref}': the note has no chunk {seq}")
+    return mn.find_note(ref).note.note_id
+
+
+def edge_by_id(mn: Mindnet, edge_id: str) -> Edge:
+    """The edge with this id (active or deleted), or QueryError."""
+    found = mn.graph.edge_index.get(edge_id)
+    if found is None:
+        raise QueryError(f"unknown edge id '{edge_id}' (`mindnet edges --json` lists ids)")
+    u, v, key = found
+    data = dict(mn.graph.graph.edges[u, v, key])
+    fields = {k: data[k] for k in Edge.__dataclass_fields__ if k in data}
+    return Edge.from_dict({**fields, "source_id": u})
+
+
+def occurrence_of(mn: Mindnet, edge_id: str) -> int:
+    """Which copy of its link in its note an edge is (see overlay.link_key)."""
+    u, v, key = mn.graph.edge_index[edge_id]
+    return int(mn.graph.graph.edges[u, v, key].get("occurrence", 0))
+
+
+def _link_text(mn: Mindnet, target: str) -> str:
+    """How the callout names the target: the file name when unique, else the path; a chunk
+    target adds its first heading that leads to it (QueryError when none does)."""
+    note_id = mn.queries.project(target, "note")
+    record = mn.records[note_id]
+    name = record.note.name
+    same = [r for r in mn.records.values() if r.note.name.casefold() == name.casefold()]
+    base = name if len(same) == 1 else record.note.path.rsplit(".", 1)[0]
+    if target == note_id:
+        return base
+    seq = int(target.rsplit("#", 1)[1])
+    first_seq = {}
+    for heading, at in record.headings:
+        first_seq.setdefault(heading.casefold(), (heading, at))
+    for heading, at in first_seq.values():
+        if at == seq:
+            return f"{base}#{heading}"
+    raise QueryError(
+        f"chunk '{target}' has no heading of its own, so a link in a note cannot point at it; "
+        "target its note instead, or use --read-only-vault to keep a chunk edge in the overlay"
+    )
+
+
+def _states_edge(mn: Mindnet, rel: str, data: bytes, kind: str, link: str) -> bool:
+    """Whether the edited note, parsed as an import would, holds the callout edge."""
+    from mindnet_desktop.core.ingest.edges import links_by_chunk
+    from mindnet_desktop.core.ingest.importer import Importer
+
+    digest = hashlib.sha256(data).hexdigest()
+    note, chunks = Importer(mn.vault, mn.store, mn.registry, mn.embedder).load(rel, data, digest)
+    return any(
+        found.rule == "callout" and found.kind == kind and found.ref.casefold() == link.casefold()
+        for _, found in links_by_chunk(note, chunks)
+    )
+
+
+@dataclass(frozen=True)
+class EdgePlan:
+    """A checked request to create an edge: kind and nodes resolved; `deleted_twin` is the
+    id of the same edge, soft-deleted, which is restored instead of written again."""
+
+    kind: str
+    source: str
+    target: str
+    source_note: str
+    target_note: str
+    level: Literal["note", "chunk"]
+    deleted_twin: str | None = None
+
+
+def plan_edge(mn: Mindnet, source_ref: str, kind_text: str, target_ref: str) -> EdgePlan:
+    """Resolve and check an edge request without writing anything."""
+    kind = mn.vocabulary.resolve(kind_text)
+    source, target = resolve_node(mn, source_ref), resolve_node(mn, target_ref)
+    queries = mn.queries
+    source_note, target_note = queries.project(source, "note"), queries.project(target, "note")
+    if source_note == target_note and source == target:
+        raise QueryError("an edge needs two different nodes")
+    level: Literal["note", "chunk"] = "chunk" if source != source_note else "note"
+    plan = EdgePlan(kind, source, target, source_note, target_note, level)
+    # The same relation read from the source (symmetric kinds either way) exists already?
+    for neighbour, hop, data in queries.edges_of(source, "out", {kind}, True, level):
+        if target in (hop.target, neighbour):
+            if not data.get("deleted"):
+                raise QueryError(f"this edge exists already ({hop.edge_id})")
+            return replace(plan, deleted_twin=hop.edge_id)
+    return plan
+
+
+def add_edge(
+    mn: Mindnet, source_ref: str, kind_text: str, target_ref: str
+) -> tuple[Edge, Literal["note", "overlay"]]:
+    """Create an edge; it is in the graph at once and lasts.
+
+    By default it is written into the source note as a callout line (atomically) and the
+    note is re-imported; in read-only-vault mode, or for a `.ctxt` source, it goes to the
+    edge overlay. A deleted copy of the same edge is restored instead.
+
+    Returns:
+        The edge and where it is kept.
+    """
+    _require_writer(mn, "Creating edges")
+    plan = plan_edge(mn, source_ref, kind_text, target_ref)
+    if plan.deleted_twin is not None:
+        edge = restore_edge(mn, plan.deleted_twin)
+        return edge, "overlay" if edge.provenance == "user" else "note"
+    record = mn.records[plan.source_note]
+    if mn.read_only_vault or record.note.format == "ctxt":
+        return _add_to_overlay(mn, plan), "overlay"
+    return _add_to_note(mn, plan), "note"
+
+
+def _add_to_overlay(mn: Mindnet, plan: EdgePlan) -> Edge:
+    edge = Edge(
+        plan.kind,
+        plan.source,
+        plan.target,
+        plan.target_note,
+        plan.source_note,
+        "user",
+        USER_RULE,
+        1.0,
+        plan.target,
+        scope=plan.level,
+    )
+    mn.overlay.add_user_edge(edge)
+    mn.graph.add_edge(edge)
+    mn.forget_vocabulary()
+    return edge
+
+
+def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
+    """Write the callout into the source note (only if the edited note, parsed as an import
+    would, states the edge and the file did not change meanwhile), then re-import it."""
+    record = mn.records[plan.source_note]
+    path = mn.vault / record.note.path
+    raw = path.read_bytes()
+    if hashlib.sha256(raw).hexdigest() != record.note.content_hash:
+        raise NoteEditError(
+            f"{record.note.path} changed on disk since it was imported; "
+            "import it (or let the watcher do it) and retry"
+        )
+    chunk = next((c for c in mn.store.chunks(plan.source_note) if c.chunk_id == plan.source), None)
+    link = _link_text(mn, plan.target)
+    edited = insert_callout(raw, record.note, chunk, callout_line(plan.kind, link))
+    if not _states_edge(mn, record.note.path, edited, plan.kind, link):
+        raise NoteEditError(
+            f"cannot add the edge to {record.note.path}: the callout would not be read as an "
+            "edge there (does the note end inside a code block?). The note is unchanged; "
+            "use --read-only-vault to keep the edge in the overlay instead."
+        )
+    if path.read_bytes() != raw:  # saved in Obsidian meanwhile: never overwrite that
+        raise NoteEditError(
+            f"{record.note.path} changed on disk just now; nothing was written, retry"
+        )
+    write_atomic(path, edited)
+    drain(mn.import_vault())
+    made = [
+        e
+        for e in mn.records[plan.source_note].edges
+        if e.rule_id == "callout:edge"
+        and e.kind == plan.kind
+        and e.target_ref.casefold() == link.casefold()
+    ]
+    if not made:  # should not happen after _states_edge; never leave a stray line behind
+        write_atomic(path, raw)
+        drain(mn.import_vault())
+        raise NoteEditError(
+            f"the callout in {record.note.path} gave no edge; the note is unchanged"
+        )
+    edge = made[-1]
+    mn.overlay.audit("create", edge, stored="note", path=record.note.path)
+    return edge
+
+
+def _require_writer(mn: Mindnet, what: str) -> None:
+    if not mn.writable:
+        raise PermissionError(f"{what} needs a Mindnet opened for writing.")
+
+
+def delete_edge(mn: Mindnet, edge_id: str) -> Edge:
+    """Soft delete: tombstone + audit; hidden everywhere by default; no note is touched."""
+    _require_writer(mn, "Deleting edges")
+    edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)
+    if mn.overlay.tombstone(edge, occurrence) is not None:
+        raise QueryError(
+            f"edge '{edge_id}' is deleted already (`mindnet edge restore` brings it back)"
+        )
+    stone = mn.overlay.delete(edge, occurrence)
+    mn.graph.set_deleted(edge_id, stone.deleted_at)
+    return replace(edge, deleted=True)
+
+
+def restore_edge(mn: Mindnet, edge_id: str) -> Edge:
+    """Undo a soft delete."""
+    _require_writer(mn, "Restoring edges")
+    edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)
+    if mn.overlay.tombstone(edge, occurrence) is None:
+        raise QueryError(f"edge '{edge_id}' is not deleted")
+    mn.overlay.restore(edge, occurrence)
+    mn.graph.set_deleted(edge_id, None)
+    return replace(edge, deleted=False)

@@ -1,0 +1,319 @@
+"""`Mindnet`: the one object the CLI (and later the GUI) talks to for a vault."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Generator, Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.core.chat.intent import DecisionEngine, load_decision_engine
+from mindnet_desktop.core.config.paths import resolve_data_dir
+from mindnet_desktop.core.config.retriever import (
+    RetrieverConfig,
+    load_retriever_config,
+    save_retriever_weights,
+)
+from mindnet_desktop.core.config.type_registry import TypeRegistry, load_types, resolve_config_dir
+from mindnet_desktop.core.config.vocabulary import Vocabulary
+from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, Note, name_words
+from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+from mindnet_desktop.core.graph.queries import GraphQueries
+from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
+from mindnet_desktop.core.ingest.manifest import Manifest
+from mindnet_desktop.core.models.embedders import Embedder, make_embedder
+from mindnet_desktop.core.retrieval.rag import Searcher
+from mindnet_desktop.core.retrieval.retriever import HybridRetriever
+from mindnet_desktop.core.store.chroma import ChromaStore
+from mindnet_desktop.core.store.lock import WriterLock
+from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone, occurrences
+from mindnet_desktop.core.store.protocol import NoteRecord
+from mindnet_desktop.core.store.query_log import QueryLog
+
+
+class _Notes(Mapping[str, Note]):
+    """note id -> Note, read from the records on demand (no copy per query)."""
+
+    def __init__(self, records: dict[str, NoteRecord]) -> None:
+        self._records = records
+
+    def __getitem__(self, note_id: str) -> Note:
+        return self._records[note_id].note
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+
+class NoteNotFoundError(MindnetError, LookupError):
+    """No note matches the given id, title, alias or path."""
+
+
+class Mindnet:
+    """A vault opened with its data dir, config and embedder.
+
+    Args:
+        vault: The vault folder.
+        data_dir: Override of the per-vault data dir (`--data-dir` / `MINDNET_DATA_DIR`).
+        config_dir: Override of the config dir (`--config` / `MINDNET_CONFIG_DIR`).
+        embedder: The embedder (default: the product default, loaded lazily).
+        write: Take the data dir's writer lock (import, watch, edge changes); readers share.
+        read_only_vault: Never write notes: edges the user creates go to the edge overlay.
+        replace_embedder: The index was built with another embedder: drop its vectors so
+            the next import embeds every note once with this one (needs `write`).
+    """
+
+    def __init__(
+        self,
+        vault: Path,
+        data_dir: Path | str | None = None,
+        config_dir: Path | str | None = None,
+        embedder: Embedder | None = None,
+        write: bool = False,
+        read_only_vault: bool = False,
+        replace_embedder: bool = False,
+    ) -> None:
+        if not vault.is_dir():
+            raise FileNotFoundError(f"The vault folder {vault} does not exist.")
+        self.vault = vault.resolve()
+        self.data_dir = resolve_data_dir(data_dir, self.vault)
+        explicit = resolve_config_dir(config_dir)
+        # The vault's own config: the override dir, else a folder in its data dir.
+        self.config_dir = explicit or self.data_dir / "config"
+        # Config files are looked up there first, then in the bundled config.
+        self.config_lookup = explicit or (self.config_dir if self.config_dir.is_dir() else None)
+        self.registry: TypeRegistry = load_types(self.config_lookup)
+        self.read_only_vault = read_only_vault
+        self._retriever_config: RetrieverConfig | None = None
+        self._decision_engine: DecisionEngine | None = None
+        self.query_log = QueryLog(self.data_dir)
+        self.embedder = embedder or make_embedder()
+        self._lock = WriterLock(self.data_dir) if write else None
+        if self._lock:
+            self._lock.acquire()
+        try:
+            self.store = ChromaStore(self.data_dir, self.embedder, write, replace_embedder)
+        except Exception:
+            self.close()
+            raise
+        if self.store.reset:  # the manifest describes vectors that are gone
+            Manifest(self.data_dir / "manifest.json").invalidate()
+        self.overlay = EdgeOverlay(self.data_dir)
+        self._graph: KnowledgeGraph | None = None
+        self._records: dict[str, NoteRecord] | None = None
+        self._vocabulary: Vocabulary | None = None
+        self._names: dict[str, list[str]] | None = None
+        self._note_vectors: tuple[list[str], Any] | None = None
+
+    def close(self) -> None:
+        store = getattr(self, "store", None)
+        if store is not None:
+            store.close()
+        if self._lock:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Mindnet:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def records(self) -> dict[str, NoteRecord]:
+        if self._records is None:
+            self._records = self.store.note_records()
+        return self._records
+
+    @property
+    def graph(self) -> KnowledgeGraph:
+        """The knowledge graph, rebuilt from the store on first use (no parsing, no embedding)."""
+        if self._graph is None:
+            self._graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
+        return self._graph
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
+        if self._vocabulary is None:
+            used = {e.kind for r in self.records.values() for e in r.edges}
+            used |= {e.kind for e in self.overlay.user_edges.values()}
+            self._vocabulary = Vocabulary(self.config_dir, used)
+        return self._vocabulary
+
+    @property
+    def queries(self) -> GraphQueries:
+        return GraphQueries(self.graph, self.vocabulary.symmetric)
+
+    @property
+    def searcher(self) -> Searcher:
+        return Searcher(self.store, self.embedder, self.queries)
+
+    @property
+    def retriever_config(self) -> RetrieverConfig:
+        """The weights and pools of `retriever.yaml` in effect (read once, cached)."""
+        if self._retriever_config is None:
+            self._retriever_config = load_retriever_config(self.config_lookup)
+        return self._retriever_config
+
+    @property
+    def retriever(self) -> HybridRetriever:
+        return HybridRetriever(
+            self.store,
+            self.embedder,
+            self.graph,
+            self.retriever_config,
+            self.vocabulary.symmetric,
+            _Notes(self.records),
+        )
+
+    def has_note(self, note_id: str) -> bool:
+        return note_id in self.records
+
+    def chunks(self, note_id: str) -> list[Chunk]:
+        """The stored chunks of a note, in order (empty for an unknown id)."""
+        return self.store.chunks(note_id)
+
+    def chunk_count(self) -> int:
+        return self.store.counts()["chunks"]
+
+    @property
+    def names(self) -> dict[str, list[str]]:
+        """Note names (title, file name, aliases) as normalised words -> note ids."""
+        if self._names is None:
+            names: dict[str, list[str]] = {}
+            for note_id, record in self.records.items():
+                note = record.note
+                for name in {
+                    " ".join(name_words(n)) for n in (note.title, note.name, *note.aliases)
+                }:
+                    if name:
+                        names.setdefault(name, []).append(note_id)
+            self._names = names
+        return self._names
+
+    def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
+        """The `n` notes of `types` most similar to `vector` (note vectors kept in memory:
+        a filtered vector query in Chroma is far slower)."""
+        if self._note_vectors is None:
+            self._note_vectors = self.store.note_vectors()
+        ids, matrix = self._note_vectors
+        if not ids:
+            return []
+        scores = matrix @ vector
+        ranked = sorted(range(len(ids)), key=lambda i: -scores[i])
+        picked = []
+        for i in ranked:
+            record = self.records.get(ids[i])
+            if record and record.note.type in types and ids[i] not in exclude:
+                picked.append(ids[i])
+                if len(picked) == n:
+                    break
+        return picked
+
+    @property
+    def decision_engine(self) -> DecisionEngine:
+        if self._decision_engine is None:
+            self._decision_engine = load_decision_engine(self.config_lookup)
+        return self._decision_engine
+
+    @property
+    def writable(self) -> bool:
+        """This process holds the data dir's writer lock (opened with `write=True`)."""
+        return self._lock is not None
+
+    def forget_vocabulary(self) -> None:
+        """The edge kinds in use changed (a user edge): count them again when next asked."""
+        self._vocabulary = None
+
+    def import_vault(
+        self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
+    ) -> Generator[IndexProgress, None, ImportOutcome]:
+        """Import the vault (see `Importer.run`), then bring the graph in step."""
+        if self._lock is None:
+            raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
+        manifest = Manifest(self.data_dir / "manifest.json")
+        importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest)
+        outcome = yield from importer.run(options, cancel)
+        for old, new in outcome.renamed.items():
+            self.overlay.rename_note(old, new)
+        if outcome.records is not None:
+            self._records = outcome.records
+            self._vocabulary = None
+            self._names = None
+            self._note_vectors = None
+        if self._graph is not None:
+            for note_id in outcome.deleted:
+                self._graph.remove_note(note_id)
+            for record in outcome.written + outcome.relinked:
+                self._graph.upsert_note(record)
+            self._graph.sync_user_edges()
+        return outcome
+
+    def set_retriever_weights(self, weights: dict[str, float]) -> Path:
+        """Write the hybrid score's term weights into the vault's config dir
+        (`retriever.yaml`); the retriever uses them from the next query on."""
+        path = save_retriever_weights(self.config_dir, weights, self.config_lookup)
+        self.config_lookup = self.config_dir
+        self._retriever_config = None
+        return path
+
+    def find_note(self, ref: str) -> NoteRecord:
+        """A note by id, vault path, title, alias or file name (case-insensitive)."""
+        if ref in self.records:
+            return self.records[ref]
+
+        def fold(text: str) -> str:  # NFC: names from macOS are often decomposed
+            return unicodedata.normalize("NFC", text).strip().casefold()
+
+        wanted = fold(ref)
+        for match in (
+            lambda r: fold(r.note.path) == wanted,
+            lambda r: fold(r.note.note_id) == wanted,
+            lambda r: fold(r.note.title) == wanted,
+            lambda r: fold(r.note.name) == wanted,
+            lambda r: wanted in (fold(a) for a in r.note.aliases),
+        ):
+            hits = sorted((r for r in self.records.values() if match(r)), key=lambda r: r.note.path)
+            if hits:
+                return hits[0]
+        raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
+
+    def edges(self, include_deleted: bool = False) -> list[Edge]:
+        """Every edge (the notes' and the user's), with `deleted` set from the overlay."""
+        return [
+            replace(e, deleted=True) if stone else e
+            for e, stone in self.edges_with_tombstones()
+            if include_deleted or stone is None
+        ]
+
+    def edges_with_tombstones(self) -> list[tuple[Edge, Tombstone | None]]:
+        """Every edge with the tombstone that deletes it (None while active)."""
+        pairs: list[tuple[Edge, Tombstone | None]] = []
+        for record in self.records.values():
+            seen = occurrences(record.edges) if self.overlay.tombstones else {}
+            pairs += [(e, self.overlay.tombstone(e, seen.get(e.id, 0))) for e in record.edges]
+        pairs += [(e, self.overlay.tombstone(e)) for e in self.overlay.user_edges.values()]
+        return pairs
+
+    def show(self, ref: str) -> dict[str, Any]:
+        """A note with its chunks, the edges it owns and the edges pointing at it."""
+        record = self.find_note(ref)
+        note_id = record.note.note_id
+        edges = self.edges(include_deleted=True)  # with `deleted` set from the overlay
+        own = [e for e in edges if e.note_id == note_id]
+        incoming = [
+            e
+            for e in edges
+            if e.target_note_id == note_id and e.note_id != note_id and e.provenance != "structure"
+        ]
+        return {
+            "record": record,
+            "chunks": self.store.chunks(note_id),
+            "edges": own,
+            "incoming": incoming,
+        }

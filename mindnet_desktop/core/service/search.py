@@ -1,0 +1,166 @@
+"""Hybrid search as the user asks it: route the intent, rank with explanations, inject the
+strategy's note types (DECISION: values, principles, goals), log the query."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.domain import name_words
+from mindnet_desktop.core.retrieval.explain import system_language, text
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service.mindnet import Mindnet
+
+INJECTED_PER_QUERY = 3
+MIN_NAME_LENGTH = 4
+MAX_NAME_WORDS = 8
+NEIGHBOUR_CHUNKS = 2  # of each neighbour of a named note
+MAX_EXTRA_CHUNKS = 60
+
+
+@dataclass
+class SearchResult:
+    query_id: str
+    query: str
+    routing: Routing
+    hits: list[ScoredHit]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query_id": self.query_id,
+            "query": self.query,
+            "intent": self.routing.intent,
+            "intent_source": self.routing.source,
+            "hits": [h.to_dict() for h in self.hits],
+        }
+
+
+def named_notes(mn: Mindnet, question: str) -> list[str]:
+    """Notes whose title, file name or alias the question names as whole words
+    (case-insensitive), looked up by the question's word n-grams."""
+    words = name_words(question)
+    names = mn.names
+    found: list[str] = []
+    for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            if len(phrase) >= MIN_NAME_LENGTH:
+                for note_id in names.get(phrase, []):
+                    if note_id not in found:
+                        found.append(note_id)
+    return found
+
+
+def hybrid_search(
+    mn: Mindnet,
+    query: str,
+    k: int | None = None,
+    types: list[str] | None = None,
+    root: str | None = None,
+    depth: int = 2,
+    language: str | None = None,
+    routing: Routing | None = None,
+    log: bool = True,
+    model: str | None = None,
+    per_note: bool = False,
+) -> SearchResult:
+    """Rank chunks for `query` and explain each hit.
+
+    Candidates: the semantic and the lexical top-N (restricted by `types` and the `root`
+    neighbourhood when given) plus the chunks of notes the query names and of their direct
+    neighbours. `per_note`: one hit (the best chunk) per note.
+    """
+    from mindnet_desktop.core.graph.queries import QueryError
+
+    if not query.strip():
+        raise QueryError("the query is empty")
+    language = language or system_language()
+    routing = routing or mn.decision_engine.route(query)
+    retriever = mn.retriever
+    only, possible = mn.searcher.candidate_filter(types, root, depth)
+    if not possible:
+        return _finish(mn, query, routing, [], log, model)
+    vector = mn.embedder.embed_query([query])[0]
+    extra: list[str] = []
+    named = named_notes(mn, query)
+    if root is None and not types:
+        for note_id in named:
+            extra.extend(mn.graph.chunks_of(note_id))
+            for node, hops, _ in mn.queries.traverse(note_id, 1, "both"):
+                if hops == 1:
+                    extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
+        extra = extra[:MAX_EXTRA_CHUNKS]
+    ranking = retriever.rank(
+        query, k, only, vector, extra, language, per_note=per_note, named=set(named)
+    )
+    hits = ranking.hits
+    inject = mn.decision_engine.strategies[routing.intent].inject_types
+    if inject and root is None:
+        present = {h.note_id for h in hits}
+        chosen = mn.top_notes(vector, set(inject), INJECTED_PER_QUERY, present)
+        chunks = [c for note in chosen for c in mn.graph.chunks_of(note)]
+        extra_hits = [
+            h
+            for h in retriever.rank(
+                query,
+                len(chunks),
+                None,
+                vector,
+                chunks,
+                language,
+                pool=0,
+                bounds=ranking.bounds,  # scaled like the main ranking's hits
+            ).hits
+            if h.note_id in chosen
+        ]
+        added = 0
+        for hit in extra_hits:
+            if hit.note_id in present or added == INJECTED_PER_QUERY:
+                continue
+            hit.injected = True
+            hit.reasons.append(text("injected", language, intent=routing.intent, type=hit.type))
+            hits.append(hit)
+            present.add(hit.note_id)
+            added += 1
+    return _finish(mn, query, routing, hits, log, model)
+
+
+def _finish(
+    mn: Mindnet, query: str, routing: Routing, hits: list[ScoredHit], log: bool, model: str | None
+) -> SearchResult:
+    result = SearchResult(mn.query_log.new_id(), query, routing, hits)
+    if log:
+        log_ranked(mn, result.query_id, query, routing, hits, model)
+    return result
+
+
+def log_ranked(
+    mn: Mindnet,
+    query_id: str,
+    query: str,
+    routing: Routing,
+    hits: list[ScoredHit],
+    model: str | None,
+    answer: str | None = None,
+) -> None:
+    """Append a search (or, with `answer`, an ask) to the query log: the hits with their
+    breakdowns, for an ask also the answer and each source's citation number."""
+    rows = []
+    for n, hit in enumerate(hits, start=1):
+        row: dict[str, Any] = {"node_id": hit.node_id, "note_id": hit.note_id, "score": hit.score}
+        if answer is not None:
+            row["citation"] = n
+        rows.append({**row, "injected": hit.injected, "score_breakdown": hit.score_breakdown})
+    entry: dict[str, Any] = {
+        "query_id": query_id,
+        "query": query,
+        "intent": routing.intent,
+        "intent_source": routing.source,
+        "model": model,
+    }
+    if answer is not None:
+        entry["answer"] = answer
+    mn.query_log.log_query({**entry, "hits": rows})

@@ -1,0 +1,293 @@
+"""The Chroma implementation of the `Store` protocol (`protocol.py`).
+
+Collections: `mindnet_notes` (one record per note; its vector is the mean of its chunks'; its
+metadata carries the note's edges and headings, so a restart rebuilds the graph without
+parsing or embedding anything) and `mindnet_chunks` (the embedded chunks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mindnet_desktop.core.domain import Chunk
+from mindnet_desktop.core.models.embedders import Embedder, chroma_embedding_function
+from mindnet_desktop.core.store import chroma_codec as codec
+from mindnet_desktop.core.store.lexical import LexicalIndex
+from mindnet_desktop.core.store.protocol import (
+    CandidateFilter,
+    ChunkRow,
+    NoteRecord,
+    StoreError,
+)
+
+NOTES = "mindnet_notes"
+CHUNKS = "mindnet_chunks"
+STORE_SCHEMA = 1
+# Chroma holds the GIL for a whole call (~50 ms a call plus ~1 ms per chunk here, more per
+# note: its metadata carries the edges): small batches let other threads (the GUI's) run
+# between calls, so no write stalls them for long.
+WRITE_BATCH = 32
+NOTE_BATCH = 16
+
+
+class ChromaStore:
+    """The Chroma-backed store of one vault, in `data_dir/chroma`.
+
+    The lexical index (`data_dir/lexical`) is written with the chunks, note by note.
+
+    Args:
+        data_dir: The vault's data dir.
+        embedder: The embedder whose vectors this store holds; a store built with another
+            embedder refuses to open (vectors of two models never mix).
+        writable: This process is the data dir's writer (it may repair the lexical index).
+        replace_embedder: When the index was built with another embedder, drop its vectors
+            (the notes are then imported again, embedded once with the new model) instead of
+            refusing to open. `reset` tells whether that happened.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        embedder: Embedder,
+        writable: bool = True,
+        replace_embedder: bool = False,
+    ) -> None:
+        import chromadb
+        from chromadb.config import Settings
+
+        self.data_dir = data_dir
+        self.embedder = embedder
+        path = data_dir / "chroma"
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            self._client = chromadb.PersistentClient(
+                path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
+            )
+            self._open_collections()
+        except Exception as exc:  # chromadb raises many types for a broken directory
+            raise StoreError(
+                f"Cannot open the index in {path}: {exc}. If it is corrupted, move the folder "
+                "away (or pass another --data-dir) and import again; the vault is not touched."
+            ) from exc
+        self.reset = False
+        stored = (self._chunks.metadata or {}).get("mindnet_embedder")
+        if stored != embedder.name and replace_embedder and writable:
+            # Never two models' vectors in one collection: drop them, embed everything anew.
+            for name in (NOTES, CHUNKS):
+                self._client.delete_collection(name)
+            self._open_collections()
+            self.reset = True
+        elif stored != embedder.name:
+            raise StoreError(
+                f"The index in {path} was built with the embedder '{stored}', not "
+                f"'{embedder.name}'. Re-embed it once with `mindnet --embedder "
+                f"{embedder.name} import --reembed` (or choose the embedder it was built with)."
+            )
+        self.lexical = LexicalIndex(data_dir / "lexical", writable)
+        pending = self.lexical.pending_marker
+        if writable and (pending.exists() or self.lexical.count() != self._chunks.count()):
+            self.rebuild_lexical()
+            pending.unlink(missing_ok=True)
+
+    def _open_collections(self) -> None:
+        ef = chroma_embedding_function(self.embedder)
+        meta = {"mindnet_embedder": self.embedder.name, "mindnet_schema": STORE_SCHEMA}
+        config: Any = {"hnsw": {"space": "cosine"}}
+        self._notes = self._client.get_or_create_collection(
+            NOTES, embedding_function=ef, metadata=meta, configuration=config
+        )
+        self._chunks = self._client.get_or_create_collection(
+            CHUNKS, embedding_function=ef, metadata=meta, configuration=config
+        )
+
+    @property
+    def embedder_name(self) -> str:
+        return str((self._chunks.metadata or {}).get("mindnet_embedder", ""))
+
+    def rebuild_lexical(self) -> None:
+        """Rebuild the lexical index from the stored chunks (an index that is missing, or
+        out of step after a crash): no parsing, no embedding."""
+        records = self.note_records()
+        self.lexical.clear()
+        got = self._chunks.get(include=["metadatas", "documents"])
+        docs = [
+            codec.lexical_doc(records[meta["note_id"]], codec.chunk(meta, text))
+            for meta, text in zip(got["metadatas"] or [], got["documents"] or [])
+            if meta["note_id"] in records  # a chunk without its note is never searched
+        ]
+        self.lexical.replace([], docs)
+        self.lexical.commit()
+
+    def note_records(self) -> dict[str, NoteRecord]:
+        got = self._notes.get(include=["metadatas", "documents"])
+        return {
+            meta["note_id"]: codec.record(meta, doc)
+            for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
+        }
+
+    def write_notes(
+        self,
+        items: list[tuple[NoteRecord, list[Chunk], np.ndarray]],
+        old_chunk_counts: dict[str, int] | None = None,
+        purge: bool = False,
+    ) -> None:
+        """Replace each note's record and chunks (vectors given, one row per chunk).
+
+        Args:
+            items: (record, chunks, vectors) per note.
+            old_chunk_counts: Chunk count stored before, per note id; chunks beyond the new
+                count are deleted after the upsert.
+            purge: Delete all of each note's chunks before writing instead.
+        """
+        if not items:
+            return
+        self.lexical.pending_marker.touch()
+        old_chunk_counts = old_chunk_counts or {}
+        if purge:
+            self.delete_chunks_of([record.note.note_id for record, _, _ in items])
+        else:
+            stale = [
+                f"{record.note.note_id}#{seq}"
+                for record, chunks, _ in items
+                for seq in range(len(chunks) + 1, old_chunk_counts.get(record.note.note_id, 0) + 1)
+            ]
+            if stale:
+                self._chunks.delete(ids=stale)
+        ids, docs, metas, vecs = [], [], [], []
+        for record, chunks, vectors in items:
+            for chunk, vector in zip(chunks, vectors):
+                ids.append(chunk.chunk_id)
+                docs.append(chunk.text)
+                metas.append(codec.chunk_metadata(record, chunk))
+                vecs.append(vector)
+        for start in range(0, len(ids), WRITE_BATCH):
+            end = start + WRITE_BATCH
+            self._chunks.upsert(
+                ids=ids[start:end],
+                documents=docs[start:end],
+                metadatas=metas[start:end],
+                embeddings=np.asarray(vecs[start:end]),
+            )
+        note_vecs = []
+        for _, _, vectors in items:
+            mean = vectors.mean(axis=0)
+            note_vecs.append(mean / (np.linalg.norm(mean) or 1.0))
+        for start in range(0, len(items), NOTE_BATCH):
+            batch = items[start : start + NOTE_BATCH]
+            self._notes.upsert(
+                ids=[record.note.note_id for record, _, _ in batch],
+                documents=[record.note.body or record.note.title for record, _, _ in batch],
+                metadatas=[codec.note_metadata(record) for record, _, _ in batch],
+                embeddings=np.asarray(note_vecs[start : start + NOTE_BATCH]),
+            )
+        self.lexical.replace(
+            [record.note.note_id for record, _, _ in items],
+            [codec.lexical_doc(record, chunk) for record, chunks, _ in items for chunk in chunks],
+        )
+        self.lexical.commit()
+        self.lexical.pending_marker.unlink(missing_ok=True)
+
+    def update_edges(self, records: Iterable[NoteRecord]) -> None:
+        """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""
+        records = list(records)
+        for start in range(0, len(records), NOTE_BATCH):
+            batch = records[start : start + NOTE_BATCH]
+            self._notes.update(
+                ids=[r.note.note_id for r in batch],
+                metadatas=[codec.note_metadata(r) for r in batch],
+            )
+
+    def delete_chunks_of(self, note_ids: list[str]) -> None:
+        for start in range(0, len(note_ids), WRITE_BATCH):
+            self._chunks.delete(where={"note_id": {"$in": note_ids[start : start + WRITE_BATCH]}})
+
+    def delete_notes(self, note_ids: Iterable[str]) -> None:
+        note_ids = list(note_ids)
+        if not note_ids:
+            return
+        self.lexical.pending_marker.touch()
+        self.delete_chunks_of(note_ids)
+        self._notes.delete(ids=note_ids)
+        self.lexical.delete(note_ids)
+        self.lexical.commit()
+        self.lexical.pending_marker.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        self.lexical.close()
+
+    def chunks(self, note_id: str) -> list[Chunk]:
+        got = self._chunks.get(where={"note_id": note_id}, include=["metadatas", "documents"])
+        chunks = [
+            codec.chunk(meta, doc)
+            for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
+        ]
+        return sorted(chunks, key=lambda c: c.seq)
+
+    def chunk_ids(self) -> list[str]:
+        return list(self._chunks.get(include=[])["ids"])
+
+    def counts(self) -> dict[str, int]:
+        return {"notes": self._notes.count(), "chunks": self._chunks.count()}
+
+    def nearest_chunks(
+        self, vector: np.ndarray, k: int, only: CandidateFilter | None = None
+    ) -> list[tuple[ChunkRow, float]]:
+        """The k chunks nearest to `vector` with their cosine similarity, in one round trip."""
+        got = self._chunks.query(
+            query_embeddings=[vector],
+            n_results=k,
+            where=codec.where(only),
+            include=["distances", "documents", "metadatas"],
+        )
+        if not got["ids"] or not got["ids"][0]:
+            return []
+        return [
+            (codec.chunk_row(meta, doc), 1.0 - float(d))
+            for d, doc, meta in zip(got["distances"][0], got["documents"][0], got["metadatas"][0])
+        ]
+
+    def baseline_query(self, vector: np.ndarray, k: int) -> None:
+        """A plain Chroma query of k chunks, nothing decoded: the baseline of `bench search`."""
+        self._chunks.query(query_embeddings=[vector], n_results=k)
+
+    @property
+    def embedding_function_name(self) -> str:
+        """The name of the embedding function Chroma persisted with the collection."""
+        return str(self._chunks.configuration["embedding_function"].name())
+
+    def note_vectors(self) -> tuple[list[str], np.ndarray]:
+        """Every note's vector (the mean of its chunks'), for in-memory ranking of notes."""
+        got = self._notes.get(include=["embeddings"])
+        embeddings = got.get("embeddings")
+        if embeddings is None or len(got["ids"]) == 0:
+            return [], np.zeros((0, self.embedder.dim), np.float32)
+        return list(got["ids"]), np.asarray(embeddings, dtype=np.float32)
+
+    def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
+        """The stored chunks of `ids` (with their vectors when asked; unknown ids left out)."""
+        if not ids:
+            return {}
+        include: Any = ["documents", "metadatas"] + (["embeddings"] if vectors else [])
+        got = self._chunks.get(ids=ids, include=include)
+        embeddings = got.get("embeddings") if vectors else None
+        return {
+            cid: codec.chunk_row(
+                meta, doc, None if embeddings is None else np.asarray(embeddings[i])
+            )
+            for i, (cid, doc, meta) in enumerate(
+                zip(got["ids"], got["documents"], got["metadatas"])
+            )
+        }
+
+    def lexical_search(
+        self, query: str, k: int, only: CandidateFilter | None = None
+    ) -> list[tuple[str, float]]:
+        types, note_ids = (only.types, only.note_ids) if only else (None, None)
+        return self.lexical.search(query, k, types, note_ids)
+
+    def matched_terms(self, query: str, fields: Mapping[str, str]) -> dict[str, list[str]]:
+        return self.lexical.matched(query, dict(fields))

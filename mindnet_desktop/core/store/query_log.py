@@ -1,0 +1,74 @@
+"""Query log and feedback log: JSONL files in the data dir, appended, never rewritten."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any, Literal
+
+from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.store.overlay import now_iso
+
+Rating = Literal["up", "down", "clear"]
+RATINGS = ("up", "down", "clear")  # clear: the user took back an earlier up or down
+
+
+class UnknownQueryError(MindnetError, LookupError):
+    """A feedback names a query (or a source of it) that the log does not hold."""
+
+
+class QueryLog:
+    def __init__(self, data_dir: Path) -> None:
+        self.queries = data_dir / "queries.jsonl"
+        self.feedback_path = data_dir / "feedback.jsonl"
+
+    @staticmethod
+    def new_id() -> str:
+        return uuid.uuid4().hex[:16]
+
+    def _append(self, path: Path, entry: dict[str, Any]) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+    @staticmethod
+    def _read(path: Path) -> list[dict[str, Any]]:
+        if not path.is_file():
+            return []
+        entries = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a torn last line after a crash must not hide the rest
+        return entries
+
+    def log_query(self, entry: dict[str, Any]) -> None:
+        """Append one search/ask: query_id, query, intent, model, top-k with breakdowns."""
+        self._append(self.queries, {"time": now_iso(), **entry})
+
+    def read_queries(self) -> list[dict[str, Any]]:
+        return self._read(self.queries)
+
+    def read_feedback(self) -> list[dict[str, Any]]:
+        return self._read(self.feedback_path)
+
+    def feedback(self, query_id: str, node_id: str, rating: Rating) -> dict[str, Any]:
+        """Record a thumbs up/down for a source (`node_id`) or the `answer` of a query;
+        `clear` records that an earlier rating was taken back (the log is append-only: the
+        last line for a (query_id, node_id) is the rating that stands)."""
+        if rating not in RATINGS:
+            raise ValueError(f"unknown rating '{rating}': one of {', '.join(RATINGS)}")
+        query = next((q for q in self.read_queries() if q.get("query_id") == query_id), None)
+        if query is None:
+            raise UnknownQueryError(f"unknown query_id '{query_id}' (`mindnet log` lists them)")
+        shown = {h.get("node_id") for h in query.get("hits", [])}
+        if node_id != "answer" and node_id not in shown:
+            raise UnknownQueryError(
+                f"'{node_id}' was not a result of query {query_id}; give one of its node ids "
+                "or 'answer'"
+            )
+        entry = {"time": now_iso(), "query_id": query_id, "node_id": node_id, "rating": rating}
+        self._append(self.feedback_path, entry)
+        return entry

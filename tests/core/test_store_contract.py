@@ -1,0 +1,178 @@
+"""The `Store` contract: what every store implementation must do (the importer, the graph,
+retrieval and the UI rely on nothing else). `StoreContract` holds the tests; each backend
+subclasses it with a `store` fixture (Chroma on a temp dir here; a Chroma server later).
+
+Vectors come from the deterministic hash embedder: these tests check storage, not meaning,
+so a nearest-chunk query uses a stored chunk's own vector (similarity 1 to itself)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mindnet_desktop.core.domain import Chunk, Edge, Note
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.store.chroma import ChromaStore
+from mindnet_desktop.core.store.protocol import CandidateFilter, NoteRecord, Store
+
+EMBEDDER = HashEmbedder()
+
+
+def note_record(note_id: str, type_: str, texts: list[str], **extra: object) -> tuple:
+    """A note, its chunks and their vectors, as the importer hands them to the store."""
+    note = Note(
+        note_id=note_id,
+        path=f"{note_id}.md",
+        title=note_id.rsplit("/", 1)[-1],
+        type=type_,
+        body="\n\n".join(texts),
+        content_hash=f"hash-{note_id}-{len(texts)}",
+        tags=("alpha", "beta"),
+        aliases=(f"{note_id} alias",),
+        status=str(extra.get("status", "active")),
+    )
+    chunks = [
+        Chunk(note_id, seq, text, heading_path=("Top", f"H{seq}"), headings=(f"H{seq}",),
+              meta={"k": str(seq)}, start=seq * 10, end=seq * 10 + len(text))
+        for seq, text in enumerate(texts, start=1)
+    ]  # fmt: skip
+    edges = [
+        Edge("references", f"{note_id}#1", "Other", None, note_id, "explicit",
+             "explicit:wikilink", 1.0, "Other")
+    ]  # fmt: skip
+    record = NoteRecord(
+        note=note,
+        mtime_ns=123456789,
+        size=len(note.body),
+        chunk_count=len(chunks),
+        retriever_weight=float(extra.get("weight", 0.6)),
+        chunk_profile="medium",
+        fingerprint="fp",
+        headings=[(f"H{c.seq}", c.seq) for c in chunks],
+        edges=edges,
+        indexed_at=1700000000.5,
+    )
+    return record, chunks, EMBEDDER.embed([c.text for c in chunks])
+
+
+PAPER = note_record("Support/Papier", "concept", ["Papierstau im Fach zwei", "Walze reinigen"])
+TONER = note_record("Support/Toner", "source", ["Toner wechseln: Klappe öffnen"], weight=0.5)
+QUASAR = note_record("Notes/Marker", "concept", ["zebrafinch quasar marmalade marker"])
+
+
+class StoreContract:
+    """Subclass with a `store` fixture yielding an empty store; every test must pass."""
+
+    @pytest.fixture
+    def filled(self, store: Store) -> Store:
+        store.write_notes([PAPER, TONER, QUASAR])
+        return store
+
+    def test_written_records_read_back_equal(self, filled: Store) -> None:
+        records = filled.note_records()
+        assert set(records) == {"Support/Papier", "Support/Toner", "Notes/Marker"}
+        got, want = records["Support/Papier"], PAPER[0]
+        assert got.note.title == want.note.title and got.note.tags == want.note.tags
+        assert got.note.aliases == want.note.aliases and got.note.status == "active"
+        assert (got.mtime_ns, got.size, got.chunk_count) == (want.mtime_ns, want.size, 2)
+        assert got.retriever_weight == 0.6 and got.headings == want.headings
+        assert got.edges == want.edges and got.indexed_at == want.indexed_at
+
+    def test_chunks_read_back_in_order_with_their_fields(self, filled: Store) -> None:
+        chunks = filled.chunks("Support/Papier")
+        assert chunks == PAPER[1]
+        assert filled.chunks("nowhere") == []
+        assert sorted(filled.chunk_ids()) == sorted(
+            c.chunk_id for _, cs, _ in (PAPER, TONER, QUASAR) for c in cs
+        )
+        assert filled.counts() == {"notes": 3, "chunks": 4}
+
+    def test_chunk_rows_carry_note_fields_and_vectors_on_request(self, filled: Store) -> None:
+        rows = filled.chunk_rows(["Support/Toner#1", "Support/Papier#2", "missing#1"])
+        assert set(rows) == {"Support/Toner#1", "Support/Papier#2"}
+        toner = rows["Support/Toner#1"]
+        assert (toner.title, toner.path, toner.type) == ("Toner", "Support/Toner.md", "source")
+        assert toner.retriever_weight == 0.5 and toner.status == "active"
+        assert toner.chunk == TONER[1][0] and toner.vector is None
+        with_vectors = filled.chunk_rows(["Support/Toner#1"], vectors=True)
+        assert np.allclose(with_vectors["Support/Toner#1"].vector, TONER[2][0], atol=1e-5)
+        assert filled.chunk_rows([]) == {}
+
+    def test_nearest_chunks_best_first_and_filtered(self, filled: Store) -> None:
+        vector = PAPER[2][1]
+        nearest = filled.nearest_chunks(vector, 4)
+        assert nearest[0][0].chunk_id == "Support/Papier#2"
+        assert nearest[0][1] == pytest.approx(1.0, abs=1e-4)
+        assert [s for _, s in nearest] == sorted((s for _, s in nearest), reverse=True)
+        typed = filled.nearest_chunks(vector, 4, CandidateFilter(types=frozenset({"source"})))
+        assert {row.note_id for row, _ in typed} == {"Support/Toner"}
+        only = CandidateFilter(note_ids=frozenset({"Notes/Marker", "Support/Toner"}))
+        assert {row.note_id for row, _ in filled.nearest_chunks(vector, 4, only)} == {
+            "Notes/Marker",
+            "Support/Toner",
+        }
+        both = CandidateFilter(frozenset({"concept"}), frozenset({"Notes/Marker"}))
+        assert [row.chunk_id for row, _ in filled.nearest_chunks(vector, 4, both)] == [
+            "Notes/Marker#1"
+        ]
+
+    def test_lexical_search_finds_the_only_note_with_every_word(self, filled: Store) -> None:
+        found = filled.lexical_search("zebrafinch quasar marmalade", 5)
+        assert found and found[0][0] == "Notes/Marker#1"
+        assert filled.lexical_search("Toner", 5, CandidateFilter(types=frozenset({"source"})))
+        assert not filled.lexical_search("Toner", 5, CandidateFilter(frozenset({"concept"})))
+        assert not filled.lexical_search(
+            "Toner", 5, CandidateFilter(note_ids=frozenset({"Notes/Marker"}))
+        )
+        matched = filled.matched_terms("Toner Klappe", {"name": "Toner", "text": "Klappe auf"})
+        assert matched.get("name") and matched.get("text")
+
+    def test_a_shorter_note_leaves_no_stale_chunks(self, filled: Store) -> None:
+        record, chunks, vectors = note_record("Support/Papier", "concept", ["Nur noch eins"])
+        filled.write_notes([(record, chunks, vectors)], old_chunk_counts={"Support/Papier": 2})
+        assert [c.text for c in filled.chunks("Support/Papier")] == ["Nur noch eins"]
+        assert filled.counts()["chunks"] == 3
+        assert not filled.lexical_search("Walze", 5)
+
+    def test_purge_before_upsert_replaces_all_chunks(self, filled: Store) -> None:
+        record, chunks, vectors = note_record("Support/Papier", "concept", ["Neu"])
+        filled.write_notes([(record, chunks, vectors)], purge=True)
+        assert [c.chunk_id for c in filled.chunks("Support/Papier")] == ["Support/Papier#1"]
+
+    def test_update_edges_changes_only_the_edges(self, filled: Store) -> None:
+        record = filled.note_records()["Support/Toner"]
+        record.edges = [replace(record.edges[0], kind="depends_on")]
+        filled.update_edges([record])
+        again = filled.note_records()["Support/Toner"]
+        assert [e.kind for e in again.edges] == ["depends_on"]
+        assert filled.chunks("Support/Toner") == TONER[1]
+
+    def test_delete_notes_removes_records_chunks_and_postings(self, filled: Store) -> None:
+        filled.delete_notes(["Notes/Marker"])
+        assert "Notes/Marker" not in filled.note_records()
+        assert filled.chunks("Notes/Marker") == []
+        assert filled.lexical_search("zebrafinch", 5) == []
+        assert filled.counts() == {"notes": 2, "chunks": 3}
+        filled.delete_notes([])  # nothing to do is fine
+
+    def test_note_vectors_are_normalised_means_of_their_chunks(self, filled: Store) -> None:
+        ids, matrix = filled.note_vectors()
+        assert sorted(ids) == ["Notes/Marker", "Support/Papier", "Support/Toner"]
+        mean = PAPER[2].mean(axis=0)
+        expected = mean / np.linalg.norm(mean)
+        assert np.allclose(matrix[ids.index("Support/Papier")], expected, atol=1e-5)
+
+    def test_the_store_names_its_embedder(self, store: Store) -> None:
+        assert store.embedder_name == EMBEDDER.name
+
+
+class TestChromaStore(StoreContract):
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Iterator[Store]:
+        chroma = ChromaStore(tmp_path / "data", EMBEDDER)
+        yield chroma
+        chroma.close()

@@ -1,0 +1,65 @@
+"""The shape of the package: no import cycles, small modules, no reaching into another
+object's private state. (The layers themselves are an import-linter contract in
+pyproject.toml, checked by `lint-imports` in the test command.)"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import grimp
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parents[1] / "mindnet_desktop"
+MAX_LINES = 400
+PRIVATE_USE = re.compile(r"(?<![\w.])(\w+(?:\.\w+)*)\.(_[a-z]\w*)\b")
+DEFINED_HERE = re.compile(r"(?:def |self\.|^\s*)(_[a-z]\w*)\s*(?:\(|:|=)", re.MULTILINE)
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_no_import_cycles() -> None:
+    # An import only for type hints (`if TYPE_CHECKING:`) never runs, so it makes no cycle.
+    graph = grimp.build_graph("mindnet_desktop", exclude_type_checking_imports=True)
+    imports = nx.DiGraph()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            imports.add_edge(module, imported)
+    cycles = [c for c in nx.strongly_connected_components(imports) if len(c) > 1]
+    assert cycles == []
+
+
+def test_no_module_over_400_lines() -> None:
+    long = {
+        str(p.relative_to(PACKAGE)): n
+        for p in modules()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def private_reads(source: str) -> list[str]:
+    """`obj._name` where `obj` is not self/cls and `_name` is not defined in this module."""
+    own = set(DEFINED_HERE.findall(source))
+    return [
+        f"{owner}.{name}"
+        for owner, name in PRIVATE_USE.findall(source)
+        if owner.split(".")[0] not in ("self", "cls") and name not in own
+    ]
+
+
+def test_the_check_sees_a_private_read() -> None:
+    assert private_reads("def f(mn):\n    return mn.store._chunks\n") == ["mn.store._chunks"]
+    assert private_reads("class A:\n    def f(self):\n        return self._x\n") == []
+    assert private_reads("self._x = 1\ndef g(other):\n    return other._x\n") == []
+
+
+def test_no_private_attribute_of_another_module_is_read() -> None:
+    found = {
+        str(p.relative_to(PACKAGE)): reads
+        for p in modules()
+        if (reads := private_reads(p.read_text(encoding="utf-8")))
+    }
+    assert found == {}
