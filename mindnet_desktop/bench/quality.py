@@ -29,7 +29,8 @@ from mindnet_desktop.core.service.search import hybrid_search
 
 DEPTH = 10
 VARIANTS = ("semantic", "lexical", "semantic+lexical", "hybrid")
-KINDS = ("fact", "relation", "decision")
+KINDS = ("fact", "relation", "decision", "howto", "known_item")
+SPLITS = ("dev", "test")  # dev: for choosing weights, models, sizes; test: reported only
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class Question:
     lang: str
     kind: str
     gold: tuple[str, ...]
+    split: str = "test"
+    heading: str = ""  # the gold heading, where the answer lives under one
+    deep: bool = False  # answered by one detail deep inside a long note
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ def load_qa_set(path: Path, root: Path) -> QaSet:
             raise ConfigError(path, f"questions[{i}]", "q and a non-empty gold list")
         if raw.get("lang") not in ("de", "en") or raw.get("kind") not in KINDS:
             raise ConfigError(path, f"questions[{i}]", f"lang de|en and kind {'|'.join(KINDS)}")
+        if raw.get("split") not in SPLITS:
+            raise ConfigError(path, f"questions[{i}].split", "dev or test", raw.get("split"))
         questions.append(
             Question(
                 id=str(raw.get("id", i)),
@@ -73,6 +79,9 @@ def load_qa_set(path: Path, root: Path) -> QaSet:
                 lang=raw["lang"],
                 kind=raw["kind"],
                 gold=tuple(str(g) for g in gold),
+                split=raw["split"],
+                heading=str(raw.get("heading") or ""),
+                deep=bool(raw.get("deep", False)),
             )
         )
     name = str(data.get("name") or path.stem)
@@ -140,27 +149,31 @@ def evaluate(
     qa: QaSet,
     variants: Iterable[str] = VARIANTS,
     on_question: Callable[[int, int], None] | None = None,
+    split: str | None = "test",
 ) -> dict[str, Any]:
-    """Scores per variant (overall and per kind / language) and the misses of `hybrid`."""
+    """Scores per variant (overall and per kind / language) and the misses of `hybrid`, over
+    the questions of `split` (None: all)."""
     variants = list(variants)
-    missing = [g for q in qa.questions for g in q.gold if not _known(mn, g)]
+    questions = [q for q in qa.questions if split is None or q.split == split]
+    missing = [g for q in questions for g in q.gold if not _known(mn, g)]
     scores = {v: Scores() for v in variants}
     by_group: dict[str, dict[str, Scores]] = {}
     misses = []
-    for i, question in enumerate(qa.questions):
+    for i, question in enumerate(questions):
         for variant in variants:
             rank = first_gold_rank(ranked_notes(mn, variant, question.q), question.gold)
             scores[variant].ranks.append(rank)
-            for group in (question.kind, question.lang):
+            for group in (question.kind, question.lang, *(["deep"] if question.deep else [])):
                 by_group.setdefault(group, {v: Scores() for v in variants})[variant].ranks.append(
                     rank
                 )
             if variant == "hybrid" and rank != 1:
                 misses.append({"id": question.id, "q": question.q, "rank": rank})
         if on_question:
-            on_question(i + 1, len(qa.questions))
+            on_question(i + 1, len(questions))
     return {
-        "questions": len(qa.questions),
+        "split": split or "all",
+        "questions": len(questions),
         "unknown_gold": missing,
         "scores": {v: s.summary() for v, s in scores.items()},
         "groups": {g: {v: s.summary() for v, s in per.items()} for g, per in by_group.items()},

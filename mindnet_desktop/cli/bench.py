@@ -38,6 +38,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
     bench.add_argument(
+        "--split",
+        choices=["test", "dev", "all"],
+        default="test",
+        help="`quality`: the held-out test half (default), the dev half used for tuning, or all",
+    )
+    bench.add_argument(
         "--sets", nargs="*", help="`quality`: question sets (default: resources/qa/*.yaml)"
     )
     bench.add_argument(
@@ -237,10 +243,17 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     )
     sets = [load_qa_set(p, REPO) for p in paths]
     embedders = [name.strip() for name in args.embedders.split(",") if name.strip()]
-    results: dict[str, Any] = {"benchmark": "quality", "variants": list(VARIANTS), "sets": {}}
+    split = None if args.split == "all" else args.split
+    results: dict[str, Any] = {
+        "benchmark": "quality",
+        "split": args.split,
+        "variants": list(VARIANTS),
+        "sets": {},
+    }
     speeds: dict[str, float] = {}
     for qa in sets:
-        per_set: dict[str, Any] = {"questions": len(qa.questions), "vault": str(qa.vault)}
+        asked = [q for q in qa.questions if split is None or q.split == split]
+        per_set: dict[str, Any] = {"questions": len(asked), "vault": str(qa.vault)}
         for name in embedders:
             embedder = make_embedder(name)
             data = work / f"{qa.name}-{name}"
@@ -250,7 +263,7 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), _bar(args))
                 if name not in speeds:
                     speeds[name] = round(embedding_speed(embedder, sample_texts(mn, 200)), 1)
-                evaluated = evaluate(mn, qa)
+                evaluated = evaluate(mn, qa, split=split)
                 evaluated["notes"] = summary.summary.notes
                 per_set[name] = evaluated
         results["sets"][qa.name] = per_set
@@ -315,6 +328,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
     elif args.which == "quality":
+        print(f"split: {result['split']}")
         print(result["table"])
         print(f"full hybrid beats every single signal: {result['ok']}")
     else:

@@ -44,8 +44,11 @@ def test_a_bad_question_set_names_the_question(tmp_path: Path) -> None:
 
 QUESTIONS = [
     {"id": "t1", "q": "Tonerkassette 55X Seiten", "lang": "de", "kind": "fact",
-     "gold": ["Support/Toner wechseln.md"]},
-    {"id": "t2", "q": "HNSW Graph", "lang": "en", "kind": "fact", "gold": ["Glossar/HNSW.md"]},
+     "gold": ["Support/Toner wechseln.md"], "split": "test"},
+    {"id": "t2", "q": "HNSW Graph", "lang": "en", "kind": "fact", "gold": ["Glossar/HNSW.md"],
+     "split": "test"},
+    {"id": "t3", "q": "Papierstau Walze", "lang": "de", "kind": "known_item", "split": "dev",
+     "gold": ["Support/Papierstau beheben.md"], "deep": True},
 ]  # fmt: skip
 
 
@@ -57,11 +60,20 @@ def test_evaluate_ranks_notes_per_variant(tmp_path: Path, vault: Path, open_mind
     lexical = ranked_notes(mn, "lexical", "Tonerkassette 55X Seiten")
     assert lexical[0][1] == "Support/Toner wechseln.md"
     assert len({n for n, _ in lexical}) == len(lexical)  # one hit per note
-    result = evaluate(mn, qa)
+    result = evaluate(mn, qa)  # the test half by default
     assert result["questions"] == 2 and result["unknown_gold"] == []
     assert set(result["scores"]) == {"semantic", "lexical", "semantic+lexical", "hybrid"}
     assert result["scores"]["lexical"]["hit@1"] == 1.0
     assert set(result["groups"]) == {"fact", "de", "en"}
+    dev = evaluate(mn, qa, split="dev")
+    assert dev["questions"] == 1 and set(dev["groups"]) == {"known_item", "de", "deep"}
+    assert evaluate(mn, qa, split=None)["questions"] == 3
+
+
+def test_a_question_without_a_split_is_refused(tmp_path: Path) -> None:
+    path = write_set(tmp_path, [{**QUESTIONS[0], "split": "train"}])
+    with pytest.raises(ConfigError, match=r"questions\[0\].split"):
+        load_qa_set(path, REPO)
 
 
 def test_bench_quality_reports_a_table_per_embedder(tmp_path: Path, capsys) -> None:
@@ -69,7 +81,7 @@ def test_bench_quality_reports_a_table_per_embedder(tmp_path: Path, capsys) -> N
     args = ["bench", "quality", "--sets", str(path), "--embedders", "hash"]
     assert main([*args, "--workdir", str(tmp_path / "work"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["sets"]["tiny"]["hash"]["questions"] == 2
+    assert data["split"] == "test" and data["sets"]["tiny"]["hash"]["questions"] == 2
     assert "| tiny (2 q) | hash | **hybrid** |" in data["table"]
     assert data["embedding_chunks_per_second"]["hash"] > 0
     assert isinstance(data["ok"], bool)
