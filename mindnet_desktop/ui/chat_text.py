@@ -29,6 +29,7 @@ def term_label(term: str) -> str:
         "centrality": translate("ChatText", "centrality"),
         "type": translate("ChatText", "type weight"),
         "status": translate("ChatText", "status"),
+        "coverage": translate("ChatText", "every query word"),
     }
     return labels.get(term, term)
 

@@ -207,3 +207,38 @@ def test_the_lexical_candidates_keep_to_the_type_and_root_filters(vault, open_mi
     allowed = set(mn.searcher.neighbourhood(root, 1))
     rooted = hybrid_search(mn, query, k=50, root=root, depth=1, log=False).hits
     assert rooted and {h.note_id for h in rooted} <= allowed
+
+
+def test_stop_and_question_words_are_not_query_terms(tmp_path: Path) -> None:
+    """BM25 must not reward a chunk for "wurde" or "how": they say nothing of the topic."""
+    from mindnet_desktop.core.store.lexical import LexicalIndex
+
+    index = LexicalIndex(tmp_path / "lex", writable=True)
+    terms = index.terms("Warum wurde das Budget gekürzt? Wie viel? Why how many Cloud-Datenbanken")
+    for lang in ("de", "en"):
+        assert not {"warum", "wurd", "wurde", "wie", "viel", "why", "whi", "how", "mani"} & set(
+            terms[lang]
+        ), terms[lang]
+        assert "cloud" in terms[lang] and any(t.startswith("datenbank") for t in terms[lang])
+    index.close()
+
+
+def test_reasons_never_name_a_stop_word(vault, open_mindnet) -> None:
+    mn = open_mindnet(vault)
+    run_import(mn)
+    fields = {"text": "Das Budget wurde um 20 Prozent gekürzt, weil die Cloud zu teuer war."}
+    found = mn.store.matched_terms("Warum wurde das Budget gekürzt?", fields)
+    assert found == {"text": ["Budget", "gekürzt"]}
+
+
+def test_coverage_is_the_share_of_query_words_a_chunk_holds(vault, open_mindnet) -> None:
+    mn = open_mindnet(vault)
+    run_import(mn)
+    toner = [c.chunk_id for c in mn.chunks("Support/Toner wechseln")]
+    jam = [c.chunk_id for c in mn.chunks("Support/Papierstau beheben")]
+    got = mn.store.term_coverage("Wie wechsle ich die Tonerkassette? Papierstau", toner + jam)
+    assert set(got) <= set(toner + jam) and got
+    assert all(0 < share <= 1 for share in got.values())
+    # "Wie", "ich", "die" are stop words: three words count; the jam note holds one.
+    assert max(got[c] for c in jam if c in got) == pytest.approx(1 / 3)
+    assert mn.store.term_coverage("und oder aber", toner) == {}  # nothing but stop words

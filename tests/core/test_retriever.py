@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.config.retriever import TERMS
 from mindnet_desktop.core.config.type_registry import bundled_config_dir
 from mindnet_desktop.core.service.search import hybrid_search
 from tests.conftest import run_import
@@ -47,7 +48,7 @@ def test_score_is_the_sum_of_its_breakdown(vault, open_mindnet):
     assert len(hits) == 8
     for hit in hits:
         terms = [t["term"] for t in hit.score_breakdown]
-        assert terms == ["semantic", "lexical", "name", "edge", "centrality", "type", "status"]
+        assert terms == list(TERMS) and terms[-1] == "coverage"
         for t in hit.score_breakdown:
             assert t["contribution"] == t["raw"] * t["weight"]
         assert hit.score == sum(t["contribution"] for t in hit.score_breakdown)

@@ -22,8 +22,10 @@ def test_bundled_retriever_config() -> None:
         "centrality",
         "type",
         "status",
+        "coverage",
     }
     assert config.weights["lexical"] > 0 and config.lexical_pool > 0
+    assert config.fusion == "rrf" and config.rrf_k == 10
 
     assert config.provenance_weights["explicit"] == 1.0 and config.provenance_weights["rule"] == 0.8
     assert config.edge_weight("related_to") == 0.5 and config.edge_weight("beeinflusst_von") == 1.0

@@ -17,6 +17,7 @@ WEIGHTS = {
     "centrality": 0.0,
     "type": 0.05,
     "status": 0.0,
+    "coverage": 0.2,
 }
 OLD_WEIGHTS = {"semantic": 0.9, "edge": 0.05, "centrality": 0.0, "type": 0.05, "status": 0.0}
 
@@ -34,7 +35,7 @@ def test_weights_replace_only_the_weights(tmp_path: Path) -> None:
 def test_weights_of_an_older_app_leave_the_newer_terms_off(tmp_path: Path) -> None:
     save_retriever_weights(tmp_path / "cfg", OLD_WEIGHTS)
     weights = load_retriever_config(tmp_path / "cfg").weights
-    assert weights == {**OLD_WEIGHTS, "lexical": 0.0, "name": 0.0}
+    assert weights == {**OLD_WEIGHTS, "lexical": 0.0, "name": 0.0, "coverage": 0.0}
 
 
 def test_bad_weight_is_refused_and_nothing_written(tmp_path: Path) -> None:

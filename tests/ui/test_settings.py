@@ -15,6 +15,7 @@ WEIGHTS = {
     "centrality": 0.05,
     "type": 0.1,
     "status": 0.05,
+    "coverage": 0.25,
 }
 
 

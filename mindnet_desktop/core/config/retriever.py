@@ -16,9 +16,11 @@ from mindnet_desktop.core.config.type_registry import (
 )
 from mindnet_desktop.core.files import atomic_writer
 
-TERMS = ("semantic", "lexical", "name", "edge", "centrality", "type", "status")
-OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0}  # absent from an older override file: off
+TERMS = ("semantic", "lexical", "name", "edge", "centrality", "type", "status", "coverage")
+# Absent from an older override file: off.
+OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0, "coverage": 0.0}
 PROVENANCES = ("explicit", "rule", "structure", "user")
+FUSIONS = ("minmax", "rrf")
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,11 @@ class RetrieverConfig:
     k: int
     lexical_pool: int = 50
     source: str = ""
+    # How the semantic and lexical terms turn a candidate's cosine / BM25 into a raw value:
+    # "minmax" scales the value to the candidates (best 1, worst 0); "rrf" uses its rank
+    # among them, (rrf_k + 1) / (rrf_k + rank), as reciprocal-rank fusion does.
+    fusion: str = "minmax"
+    rrf_k: int = 60
 
     def edge_weight(self, kind: str) -> float:
         return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
@@ -68,6 +75,10 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
     pool = integer(path, "candidate_pool", data.get("candidate_pool", 50), 1)
     lexical_pool = integer(path, "lexical_pool", data.get("lexical_pool", 50), 0)
     k = integer(path, "k", data.get("k", 10), 1)
+    fusion = data.get("fusion", "minmax")
+    if fusion not in FUSIONS:
+        raise ConfigError(path, "fusion", " or ".join(FUSIONS), fusion)
+    rrf_k = integer(path, "rrf_k", data.get("rrf_k", 60), 1)
     if k > pool:
         raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
     return RetrieverConfig(
@@ -81,6 +92,8 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
         k=k,
         lexical_pool=lexical_pool,
         source=str(path),
+        fusion=fusion,
+        rrf_k=rrf_k,
     )
 
 

@@ -13,6 +13,7 @@ TEXTS = {
     "semantic_medium": ("Mittlere textuelle Übereinstimmung", "Moderate textual match"),
     "semantic_low": ("Geringe textuelle Übereinstimmung", "Low textual match"),
     "named": ("In der Frage genannt", "Named in the question"),
+    "coverage": ("Enthält jedes Wort der Frage", "Holds every word of the question"),
     "lexical_name": ("Begriffe im Titel: {terms}", "Terms in the title: {terms}"),
     "lexical_alias": ("Begriffe im Alias: {terms}", "Terms in an alias: {terms}"),
     "lexical_heading": ("Begriffe in der Überschrift: {terms}", "Terms in the heading: {terms}"),

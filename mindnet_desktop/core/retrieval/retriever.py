@@ -25,40 +25,25 @@ from typing import Any
 
 import numpy as np
 
-from mindnet_desktop.core.config.retriever import TERMS, RetrieverConfig
+from mindnet_desktop.core.config.retriever import RetrieverConfig
 from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.retrieval.explain import semantic_reason, text
 from mindnet_desktop.core.retrieval.rag import Hit, make_hit
-from mindnet_desktop.core.store.protocol import CandidateFilter, ChunkRow, Store
+from mindnet_desktop.core.retrieval.scoring import (
+    Candidates,
+    GraphTerms,
+    Link,
+    Terms,
+    rank_scores,
+    scaled,
+    score,
+    similarity_range,
+)
+from mindnet_desktop.core.store.protocol import CandidateFilter, Store
 
 MAX_NAMED = 3  # notes named per hub / authority reason
-
-
-def similarity_range(similarity: dict[str, float]) -> tuple[float, float]:
-    return (min(similarity.values()), max(similarity.values())) if similarity else (0.0, 1.0)
-
-
-def scaled(similarity: dict[str, float], bounds: tuple[float, float]) -> dict[str, float]:
-    """Cosine similarities scaled to the candidates' range (`bounds`: the worst and the best
-    candidate's): best 1, worst 0, clipped. Embedders spread their similarities very
-    differently (USE over 0.1..0.7, e5 over 0.75..0.9); scaled, the semantic term weighs the
-    same against the others whichever model made the vectors."""
-    low, high = bounds
-    if high - low < 1e-9:
-        return {cid: 1.0 for cid in similarity}
-    return {cid: min(max((s - low) / (high - low), 0.0), 1.0) for cid, s in similarity.items()}
-
-
-@dataclass
-class Link:
-    """An edge between two candidate notes, weighted for the edge term."""
-
-    source: str
-    target: str
-    kind: str
-    weight: float
 
 
 @dataclass
@@ -70,57 +55,16 @@ class ScoredHit(Hit):
 
 
 @dataclass
-class Candidates:
-    """What the store gave for a query: the rows, each one's cosine, the BM25 scores."""
-
-    rows: dict[str, ChunkRow]
-    similarity: dict[str, float]
-    bm25: dict[str, float]
-
-
-@dataclass
-class GraphTerms:
-    incoming: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    neighbours: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    points_to: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
-    pointed_by: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
-    max_in: float = 0.0
-    max_degree: int = 0
-
-
-@dataclass
-class Terms:
-    """Each candidate's raw term values, its note, and what the reasons need."""
-
-    raws: dict[str, dict[str, float]]
-    note_of: dict[str, str]
-    relevance: dict[str, float]
-    graph: GraphTerms
-
-
-@dataclass
 class Ranking:
     hits: list[ScoredHit]
-    bounds: tuple[float, float]  # the (worst, best) cosine the semantic term was scaled to
+    # The cosines of the candidates the semantic term was measured against (best first):
+    # hits ranked apart (injected ones) pass them back to be measured on the same scale.
+    reference: tuple[float, ...]
 
-
-def score(
-    raws: dict[str, dict[str, float]], weights: Mapping[str, float]
-) -> list[tuple[float, str, list[dict[str, Any]]]]:
-    """(score, chunk id, breakdown) per candidate, best first: score = Σ weight · raw, and
-    the breakdown lists raw, weight and contribution of each term (in `TERMS` order)."""
-    scored = []
-    for cid, values in raws.items():
-        breakdown = []
-        for term in TERMS:
-            raw = round(float(values[term]), 6)
-            weight = weights[term]
-            breakdown.append(
-                {"term": term, "raw": raw, "weight": weight, "contribution": raw * weight}
-            )
-        scored.append((sum(t["contribution"] for t in breakdown), cid, breakdown))
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    return scored
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The (worst, best) cosine the semantic term was scaled to."""
+        return similarity_range(dict(enumerate(self.reference)))
 
 
 class HybridRetriever:
@@ -182,7 +126,7 @@ class HybridRetriever:
         pool: int | None = None,
         per_note: bool = False,
         named: set[str] | None = None,
-        bounds: tuple[float, float] | None = None,
+        reference: tuple[float, ...] | None = None,
     ) -> Ranking:
         """The top k chunks for `query` with breakdown and reasons.
 
@@ -197,19 +141,19 @@ class HybridRetriever:
                 the `extra` chunks, no lexical candidates either).
             per_note: Return only the best chunk of each note.
             named: Notes the query names (title, file name or alias): the `name` term.
-            bounds: Scale the semantic term to this (worst, best) cosine instead of these
+            reference: Measure the semantic term against these cosines instead of these
                 candidates' (hits ranked apart, e.g. injected ones, compare with the main
-                ranking: pass its `Ranking.bounds`).
+                ranking: pass its `Ranking.reference`).
 
         Returns:
-            The hits, and the (worst, best) cosine the semantic term was scaled to.
+            The hits, and the cosines the semantic term was measured against.
         """
         vector = self.embedder.embed_query([query])[0] if vector is None else vector
         found = self.candidates(query, vector, only, extra, pool)
         if not found.rows:
-            return Ranking([], bounds or (0.0, 1.0))
-        bounds = bounds or similarity_range(found.similarity)
-        terms = self.terms(found, bounds, named or set())
+            return Ranking([], reference or ())
+        reference = reference or tuple(sorted(found.similarity.values(), reverse=True))
+        terms = self.terms(found, reference, named or set())
         scored = score(terms.raws, self.config.weights)
         if per_note:
             seen: set[str] = set()
@@ -222,7 +166,7 @@ class HybridRetriever:
             self.explain(query, found, terms, cid, total, breakdown, language)
             for total, cid, breakdown in scored[: k or self.config.k]
         ]
-        return Ranking(hits, bounds)
+        return Ranking(hits, reference)
 
     def candidates(
         self,
@@ -249,14 +193,25 @@ class HybridRetriever:
         for cid, row in more.items():
             similarity[cid] = float(row.vector @ vector)
             rows[cid] = row
-        return Candidates(rows, similarity, bm25)
+        coverage = (
+            self.store.term_coverage(query, rows) if self.config.weights["coverage"] > 0 else {}
+        )
+        return Candidates(rows, similarity, bm25, coverage)
 
-    def terms(self, found: Candidates, bounds: tuple[float, float], named: set[str]) -> Terms:
+    def terms(self, found: Candidates, reference: tuple[float, ...], named: set[str]) -> Terms:
         """The raw value of every term for every candidate (pure: no store access)."""
         rows = found.rows
-        best_bm25 = max(found.bm25.values(), default=0.0)
-        lexical = {cid: found.bm25.get(cid, 0.0) / best_bm25 if best_bm25 else 0.0 for cid in rows}
-        semantic = scaled(found.similarity, bounds)
+        if self.config.fusion == "rrf":
+            semantic = rank_scores(found.similarity, reference, self.config.rrf_k)
+            bm25 = sorted(found.bm25.values(), reverse=True)
+            lexical = rank_scores(found.bm25, tuple(bm25), self.config.rrf_k)
+            lexical = {cid: lexical.get(cid, 0.0) for cid in rows}
+        else:
+            best_bm25 = max(found.bm25.values(), default=0.0)
+            lexical = {
+                cid: found.bm25.get(cid, 0.0) / best_bm25 if best_bm25 else 0.0 for cid in rows
+            }
+            semantic = scaled(found.similarity, similarity_range(dict(enumerate(reference))))
         note_of = {cid: row.note_id for cid, row in rows.items()}
         relevance = self.relevance(semantic, lexical, note_of)
         graph = self.graph_terms(set(note_of.values()), relevance)
@@ -276,6 +231,7 @@ class HybridRetriever:
                 ),
                 "type": float(row.retriever_weight),
                 "status": self.config.status_multiplier(row.status),
+                "coverage": found.coverage.get(cid, 0.0),
             }
         return Terms(raws, note_of, relevance, graph)
 
@@ -323,6 +279,8 @@ class HybridRetriever:
             hit.reasons[1:1] = self.lexical_reasons(query, hit, language)
         if raws["name"] > 0:
             hit.reasons.insert(1, text("named", language))
+        if raws["coverage"] >= 1.0:
+            hit.reasons.insert(1, text("coverage", language))
         return hit
 
     def relevance(

@@ -160,6 +160,11 @@ class Mindnet:
             self._retriever_config = load_retriever_config(self.config_lookup)
         return self._retriever_config
 
+    def use_retriever_config(self, config: RetrieverConfig) -> None:
+        """Rank with `config` from now on, in this process only (nothing is written): for
+        benchmarks that compare configurations on one index."""
+        self._retriever_config = config
+
     @property
     def retriever(self) -> HybridRetriever:
         return HybridRetriever(

@@ -112,7 +112,7 @@ def hybrid_search(
                 chunks,
                 language,
                 pool=0,
-                bounds=ranking.bounds,  # scaled like the main ranking's hits
+                reference=ranking.reference,  # measured like the main ranking's hits
             ).hits
             if h.note_id in chosen
         ]

@@ -289,5 +289,8 @@ class ChromaStore:
         types, note_ids = (only.types, only.note_ids) if only else (None, None)
         return self.lexical.search(query, k, types, note_ids)
 
+    def term_coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
+        return self.lexical.coverage(query, chunk_ids)
+
     def matched_terms(self, query: str, fields: Mapping[str, str]) -> dict[str, list[str]]:
         return self.lexical.matched(query, dict(fields))

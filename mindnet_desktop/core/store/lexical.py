@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.store.stopwords import STOP_WORDS, is_stop_word
 
-LEXICAL_SCHEMA = 1
+LEXICAL_SCHEMA = 2  # 2: German and English stop words and question words removed
 LANGUAGES = ("de", "en")
 # field -> boost; `name` holds the title and the aliases.
 FIELDS = {"name": 3.0, "heading": 1.5, "tags": 1.5, "text": 1.0}
@@ -56,6 +57,7 @@ def _analyzer(language: str) -> Any:
         .filter(t.Filter.lowercase())
         .filter(t.Filter.stopword("german"))
         .filter(t.Filter.stopword("english"))
+        .filter(t.Filter.custom_stopword(sorted(STOP_WORDS)))
     )
     if language == "de":  # "Überzeugung" and "Uberzeugung" meet; English keeps its letters
         builder = builder.filter(t.Filter.ascii_fold())
@@ -199,9 +201,42 @@ class LexicalIndex:
         found = searcher.search(t.Query.boolean_query(clauses), n, count=False)
         return [(searcher.doc(addr)["chunk_id"][0], float(score)) for score, addr in found.hits]
 
+    def coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
+        """chunk_id -> the share of the query's words (stop words left out) that the chunk
+        holds in any field, for the given chunks (those holding none are left out)."""
+        import tantivy as t
+
+        ids = sorted(set(chunk_ids))
+        words = [w for w in dict.fromkeys(query.split()) if not is_stop_word(w)]
+        word_terms = [self.terms(w) for w in words]
+        word_terms = [terms for terms in word_terms if any(terms.values())]
+        if self.index is None or not ids or not word_terms:
+            return {}
+        self.index.reload()
+        searcher = self.index.searcher()
+        only = t.Query.term_set_query(self.schema, "chunk_id", ids)
+        counts: dict[str, int] = {}
+        for terms in word_terms:
+            should = [
+                (t.Occur.Should, t.Query.term_query(self.schema, f"{name}_{lang}", term))
+                for name in FIELDS
+                for lang in LANGUAGES
+                for term in terms[lang]
+            ]
+            query_ = t.Query.boolean_query([(t.Occur.Must, t.Query.boolean_query(should)),
+                                           (t.Occur.Must, only)])  # fmt: skip
+            for _, addr in searcher.search(query_, len(ids), count=False).hits:
+                cid = searcher.doc(addr)["chunk_id"][0]
+                counts[cid] = counts.get(cid, 0) + 1
+        return {cid: n / len(word_terms) for cid, n in counts.items()}
+
     def matched(self, query: str, fields: dict[str, str]) -> dict[str, list[str]]:
         """field -> the query's words found in that field's text (for the reasons)."""
-        words = list(dict.fromkeys(w for w in query.split() if w.strip(".,;:!?()[]\"'")))
+        words = list(
+            dict.fromkeys(
+                w for w in query.split() if w.strip(".,;:!?()[]\"'") and not is_stop_word(w)
+            )
+        )
         found: dict[str, list[str]] = {}
         for field, value in fields.items():
             if not value:

@@ -115,6 +115,11 @@ class Store(Protocol):
         """(chunk_id, BM25 score) of the k best lexical matches."""
         ...
 
+    def term_coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
+        """chunk_id -> the share of the query's words (stop words left out) the chunk holds
+        in any field; chunks holding none are left out."""
+        ...
+
     def matched_terms(self, query: str, fields: Mapping[str, str]) -> dict[str, list[str]]:
         """Which of the query's terms each field holds (for the reasons)."""
         ...
