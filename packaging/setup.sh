@@ -58,5 +58,8 @@ if [ "$MODE" = test ]; then
   "$VENV/bin/lint-imports"
   exec "$VENV/bin/python" -m pytest "$@"
 fi
+# Qt aborts with a cryptic message when its X11 plugin lacks system libraries (libxcb-cursor0
+# and friends on a fresh desktop): name the apt-get line instead.
+"$VENV/bin/python" -m mindnet_desktop.ui.display_check || exit 1
 # The example vault opens when no vault is given and none was opened before (no dialog).
 exec "$VENV/bin/mindnet-desktop" --default-vault "$ROOT/resources/example_vault" "$@"

@@ -32,6 +32,8 @@ class Note:
         content_hash: sha256 of the raw file bytes.
         warnings: Problems that did not stop the import (e.g. broken YAML).
         source_meta: Custom header keys of a `.ctxt` file (url, ...).
+        property_links: (property name, value) of each frontmatter value that may hold
+            links (`related: "[[A]]"`); read when deriving edges, not stored.
     """
 
     note_id: str
@@ -46,6 +48,7 @@ class Note:
     format: NoteFormat = "markdown"
     warnings: tuple[str, ...] = ()
     source_meta: dict[str, str] = field(default_factory=dict)
+    property_links: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:

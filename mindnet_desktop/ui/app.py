@@ -40,12 +40,26 @@ def choose_vault(args: argparse.Namespace, settings: object, example: Path) -> P
     return pick_vault(settings.recent_vaults, example)
 
 
+def _has_app() -> bool:
+    """Whether a QApplication runs already (tests, a host that made its own)."""
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.instance() is not None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the app; returns the exit code."""
     import sys
 
     args = parse_args(argv)
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    from mindnet_desktop.ui.display_check import problem
+
+    # Qt aborts with a cryptic message when its X11 plugin lacks system libraries: say which.
+    cannot_start = None if _has_app() else problem()
+    if cannot_start:
+        print(cannot_start, file=sys.stderr)
+        return 1
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox

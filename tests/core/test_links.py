@@ -21,7 +21,9 @@ def rows(body: str) -> list[Row]:
         pytest.param(
             "[[Note#Part Two|x]]", [("wikilink", "references", "Note", "Part Two")], id="heading"
         ),
-        pytest.param("[[Note#^block1]]", [("wikilink", "references", "Note", "")], id="block"),
+        pytest.param(
+            "[[Note#^block1]]", [("wikilink", "references", "Note", "^block1")], id="block"
+        ),
         pytest.param("[[#Local]]", [("wikilink", "references", "", "Local")], id="own-heading"),
         pytest.param(
             "[[rel:depends_on Qdrant Vektordatenbank]]",

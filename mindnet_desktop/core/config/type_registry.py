@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,11 +64,8 @@ class TypeRegistry:
 
 
 def bundled_config_dir() -> Path:
-    """The config dir shipped with the app (repo checkout or installed data files)."""
-    here = CONFIG_DIR
-    if (here / "types.yaml").is_file():
-        return here
-    return Path(sys.prefix) / "share" / "mindnet-desktop" / "config"
+    """The config dir shipped with the app (checkout or installed package, see resources)."""
+    return CONFIG_DIR
 
 
 def resolve_config_dir(explicit: str | Path | None = None) -> Path | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,12 @@ def _kinds(path: Path, origin: str) -> dict[str, EdgeKind]:
             name, spec["description"], str(spec.get("example", "")), symmetric, origin
         )
     return kinds
+
+
+@cache
+def builtin_kinds() -> frozenset[str]:
+    """The kinds of the bundled `edge_types.yaml`."""
+    return frozenset(_kinds(bundled_config_dir() / EDGE_TYPES_FILE, "builtin"))
 
 
 class Vocabulary:

@@ -1,22 +1,27 @@
 """Derive a note's edges by the rules of ARCHITECTURE.md.
 
-Priority inline > callout > wikilink > type defaults > structure: when two rules give the
-same (source chunk, target, kind), only the higher one is kept.
+Priority inline > callout > wikilink > Markdown link > property > type defaults >
+structure: when two rules give the same (source chunk, target, kind), only the higher one
+is kept.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Collection
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
-from mindnet_desktop.core.domain import Chunk, Edge, Note
+from mindnet_desktop.core.config.vocabulary import builtin_kinds
+from mindnet_desktop.core.domain import Chunk, Edge, Note, normalize_kind
 from mindnet_desktop.core.ingest.links import Link, Resolver, extract_links
 
 RULES = {
     "inline": ("explicit", "inline:rel", 0.95),
     "callout": ("explicit", "callout:edge", 0.90),
     "wikilink": ("explicit", "explicit:wikilink", 1.0),
+    "mdlink": ("explicit", "explicit:mdlink", 1.0),
 }
+PROPERTY_CONFIDENCE = 0.95
 DEFAULT_CONFIDENCE = 0.7
 STRUCTURE_CONFIDENCE = 1.0
 
@@ -24,12 +29,28 @@ STRUCTURE_CONFIDENCE = 1.0
 def links_by_chunk(note: Note, chunks: list[Chunk]) -> list[tuple[Chunk, Link]]:
     """Each link of the note with the chunk that holds it."""
     if note.format == "ctxt":
-        return [(chunk, link) for chunk in chunks for link in extract_links(chunk.text)]
+        return [(chunk, link) for chunk in chunks for link in extract_links(chunk.text, note.path)]
     starts = [chunk.start for chunk in chunks]
     return [
         (chunks[max(bisect_right(starts, link.offset) - 1, 0)], link)
-        for link in extract_links(note.body)
+        for link in extract_links(note.body, note.path)
     ]
+
+
+def property_edge_links(note: Note, kinds: Collection[str]) -> list[tuple[str, Link]]:
+    """(property name, link) for each link in the note's properties.
+
+    The property name is the kind when it names one (`depends_on: "[[X]]"`), else the
+    link is a plain `references`.
+    """
+    found = []
+    for name, text in note.property_links:
+        kind = normalize_kind(name)
+        kind = kind if kind in kinds else "references"
+        for link in extract_links(text, note.path):
+            if link.rule in ("wikilink", "mdlink"):
+                found.append((name, Link("property", kind, link.target, link.heading, 0)))
+    return found
 
 
 def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
@@ -60,7 +81,11 @@ def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
 
 
 def derive_edges(
-    note: Note, chunks: list[Chunk], registry: TypeRegistry, resolver: Resolver
+    note: Note,
+    chunks: list[Chunk],
+    registry: TypeRegistry,
+    resolver: Resolver,
+    kinds: Collection[str] | None = None,
 ) -> list[Edge]:
     """All edges owned by `note`, deduplicated by priority.
 
@@ -69,6 +94,7 @@ def derive_edges(
         chunks: Its chunks.
         registry: Types (for `edge_defaults`).
         resolver: Resolves link targets against the notes currently known.
+        kinds: The kinds a property name may stand for (default: the built-in ones).
 
     Returns:
         Explicit, rule and structure edges; unresolved targets keep the link text.
@@ -100,11 +126,15 @@ def derive_edges(
         )
 
     placed = links_by_chunk(note, chunks)
-    for rule in ("inline", "callout", "wikilink"):
+    for rule in ("inline", "callout", "wikilink", "mdlink"):
         provenance, rule_id, confidence = RULES[rule]
         for chunk, link in placed:
             if link.rule == rule:
                 add(chunk, link.ref, link.kind, provenance, rule_id, confidence)
+    # Properties belong to the whole note; their edges leave from its first chunk.
+    for name, link in property_edge_links(note, builtin_kinds() if kinds is None else kinds):
+        placed.append((chunks[0], link))
+        add(chunks[0], link.ref, link.kind, "explicit", f"property:{name}", PROPERTY_CONFIDENCE)
     spec = registry.spec(note.type)
     explicit_targets = [(chunk, link.ref) for chunk, link in placed]
     for kind in spec.edge_defaults:

@@ -26,7 +26,7 @@ from mindnet_desktop.core.domain import (
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
-from mindnet_desktop.core.ingest.links import NoteKey, Resolver
+from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
 from mindnet_desktop.core.ingest.manifest import Manifest, ManifestEntry, entry_of, type_fingerprint
 from mindnet_desktop.core.ingest.parse import default_note_id, parse_markdown
 from mindnet_desktop.core.ingest.vault import (  # noqa: F401 - scan_vault is part of this module's API
@@ -47,7 +47,8 @@ def note_key(record: NoteRecord) -> NoteKey:
 
 
 def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
-    return [(heading, chunk.seq) for chunk in chunks for heading in chunk.headings]
+    """What `#Heading` and `#^block` links can point at: (heading or `^block-id`, chunk seq)."""
+    return [(h, chunk.seq) for chunk in chunks for h in (*chunk.headings, *block_ids(chunk.text))]
 
 
 @dataclass
@@ -127,6 +128,7 @@ class Importer:
         registry: Types and chunk profiles.
         embedder: Embeds chunk texts (only of changed notes).
         manifest: Lets a no-op import skip loading the notes from the store.
+        kinds: The kinds a property name may stand for (default: the built-in ones).
     """
 
     def __init__(
@@ -136,9 +138,10 @@ class Importer:
         registry: TypeRegistry,
         embedder: Embedder,
         manifest: Manifest | None = None,
+        kinds: Collection[str] | None = None,
     ) -> None:
         self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
-        self.manifest = manifest
+        self.manifest, self.kinds = manifest, kinds
         self._fingerprints: dict[str, str] = {}
 
     def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
@@ -315,7 +318,7 @@ class Importer:
             note, chunks = self.load(record.note.path, raw, record.note.content_hash)
         except (OSError, CtxtError, UnicodeDecodeError):
             return None
-        return derive_edges(note, chunks, self.registry, resolver)
+        return derive_edges(note, chunks, self.registry, resolver, self.kinds)
 
     def _fingerprint(self, type_name: str) -> str:
         if type_name not in self._fingerprints:
@@ -373,7 +376,7 @@ class Importer:
                 chunk_profile=spec.chunk_profile,
                 fingerprint=self._fingerprint(item.note.type),
                 headings=headings_of(item.chunks),
-                edges=derive_edges(item.note, item.chunks, self.registry, resolver),
+                edges=derive_edges(item.note, item.chunks, self.registry, resolver, self.kinds),
                 indexed_at=time.time(),
             )
             batch.append((record, item.chunks))

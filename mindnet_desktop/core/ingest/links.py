@@ -11,14 +11,16 @@ from typing import Literal
 
 from mindnet_desktop.core.domain import KIND_ALIASES, normalize_kind  # noqa: F401 - re-exported
 from mindnet_desktop.core.ingest.markdown import mask_code
+from mindnet_desktop.core.ingest.mdlinks import extract_md_links
 
-LinkRule = Literal["inline", "callout", "wikilink"]
+LinkRule = Literal["inline", "callout", "wikilink", "mdlink", "property"]
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 REL = re.compile(r"^rel:([A-Za-z][\w-]*)\s+(.+)$", re.DOTALL)
 CALLOUT_HEAD = re.compile(r"^[ \t]*>[ \t]*\[!edge\][+-]?[ \t]*(.*)$", re.IGNORECASE)
 CALLOUT_LINE = re.compile(r"^[ \t]*>(.*)$")
 KIND_PREFIX = re.compile(r"^[ \t]*([A-Za-z][\w-]*)[ \t]*:(.*)$")
 NOTE_EXTENSIONS = (".md", ".ctxt")
+BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -38,17 +40,25 @@ class Link:
 
 
 def split_target(raw: str) -> tuple[str, str]:
-    """`Note#Heading|alias` -> (`Note`, `Heading`)."""
+    """`Note#Heading|alias` -> (`Note`, `Heading`); `Note#^block` -> (`Note`, `^block`)."""
     target = raw.split("|", 1)[0].strip()
     target, _, heading = target.partition("#")
-    return target.strip(), heading.split("^", 1)[0].strip()
+    heading = heading.strip()
+    if not heading.startswith("^"):
+        heading = heading.split("^", 1)[0].strip()
+    return target.strip(), heading
 
 
-def extract_links(body: str) -> list[Link]:
+def extract_links(body: str, source_path: str = "") -> list[Link]:
     """All references in `body` (code ignored, embeds skipped), in document order.
 
     Inline `[[rel:kind T]]` and callout links carry their written kind; every other
-    wikilink is `references`.
+    wikilink and every Markdown link to a note (`[text](Note.md)`, `[text][label]`) is
+    `references`.
+
+    Args:
+        body: The note body (or a `.ctxt` chunk's text).
+        source_path: Vault path of the note, to make relative Markdown links vault paths.
     """
     masked = mask_code(body)
     callout_kind: dict[int, str] = {}  # link offset -> kind, for links inside edge callouts
@@ -93,7 +103,20 @@ def extract_links(body: str) -> list[Link]:
             )
         else:
             links.append(Link("wikilink", "references", target, heading, match.start()))
-    return links
+    for md in extract_md_links(masked, source_path):
+        links.append(Link("mdlink", "references", md.target, md.heading, md.offset))
+    return sorted(links, key=lambda link: link.offset)
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub and mdBook give a heading: lower case, words joined by `-`."""
+    kept = "".join(c for c in heading.lower() if c.isalnum() or c in " -_")
+    return "-".join(kept.split()) if kept.strip() else ""
+
+
+def block_ids(text: str) -> list[str]:
+    """Block ids (`^id` closing a line) in `text`, code ignored, as `^id`."""
+    return ["^" + m.group(1) for m in BLOCK_ID.finditer(mask_code(text))]
 
 
 def _norm(text: str) -> str:
@@ -112,7 +135,7 @@ class NoteKey:
     note_id: str
     path: str
     aliases: tuple[str, ...] = ()
-    headings: tuple[tuple[str, int], ...] = ()  # (heading text, chunk seq)
+    headings: tuple[tuple[str, int], ...] = ()  # (heading text or `^block-id`, chunk seq)
 
 
 class Resolver:
@@ -150,13 +173,21 @@ class Resolver:
         return min(candidates, key=rank)
 
     def resolve_note(self, target: str, source_path: str = "") -> str | None:
-        """The note id `target` points to, or None."""
+        """The note id `target` points to, or None.
+
+        A path is tried as a vault path, then relative to the linking note's folder (how
+        Markdown links are written with Obsidian's "relative path" setting), then as the
+        end of a longer path; a bare name by file name, then alias.
+        """
         norm = _norm(target)
         if not norm:
             return None
         if "/" in norm:
             if norm in self._by_path:
                 return self._by_path[norm]
+            folder = _norm(source_path.rsplit("/", 1)[0]) if "/" in source_path else ""
+            if folder and f"{folder}/{norm}" in self._by_path:
+                return self._by_path[f"{folder}/{norm}"]
             suffix = "/" + norm
             hits = [nid for stem, nid in self._by_path.items() if stem.endswith(suffix)]
             return self._pick(hits, source_path)
@@ -182,8 +213,22 @@ class Resolver:
         if note_id is None:
             return None, ref
         if heading:
-            wanted = heading.casefold()
-            for text, seq in self._notes[note_id].headings:
-                if text.casefold() == wanted:
-                    return note_id, f"{note_id}#{seq}"
+            seq = self._chunk_of(note_id, heading)
+            if seq is not None:
+                return note_id, f"{note_id}#{seq}"
         return note_id, note_id
+
+    def _chunk_of(self, note_id: str, heading: str) -> int | None:
+        """The chunk holding `heading` (its text, else its URL slug) or block `^id`."""
+        known = self._notes[note_id].headings
+        wanted = heading.casefold()
+        for text, seq in known:
+            if text.casefold() == wanted:
+                return seq
+        if wanted.startswith("^"):
+            return None
+        # Exported docs and mdBook link to slugs: `#defining-an-enum` for "Defining an Enum".
+        wanted = slug(heading)
+        if not wanted:
+            return None
+        return next((seq for text, seq in known if slug(text) == wanted), None)

@@ -19,6 +19,9 @@ from mindnet_desktop.core.store.protocol import NoteRecord
 MANIFEST_SCHEMA = 1
 # Version of what is embedded per chunk (Importer.embedding_text): a new recipe re-imports.
 EMBED_RECIPE = 2
+# Bumped when the edge rules find more links (2: Markdown, property and block links), so
+# that notes imported before are derived again.
+EDGE_RULES = 2
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ def type_fingerprint(registry: TypeRegistry, type_name: str) -> str:
     recipe) changes, so that its notes are imported again."""
     spec = registry.spec(type_name)
     profile = registry.chunk_profiles[spec.chunk_profile]
-    raw = json.dumps([asdict(spec), asdict(profile), EMBED_RECIPE], sort_keys=True)
+    raw = json.dumps([asdict(spec), asdict(profile), EMBED_RECIPE, EDGE_RULES], sort_keys=True)
     return hashlib.sha1(raw.encode("utf-8")).hexdigest()[:12]
 
 

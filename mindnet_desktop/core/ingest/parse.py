@@ -15,6 +15,7 @@ FRONTMATTER_BLOCK = re.compile(
     r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^(?:---|\.\.\.)[ \t]*$\r?\n?", re.DOTALL | re.MULTILINE
 )
 WIKILINK_SPAN = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
+NOT_LINK_PROPERTIES = frozenset({"tags", "tag", "aliases", "alias", "cssclasses", "cssclass"})
 INLINE_TAG = re.compile(r"(?<![\w/#&\[\]])#([^\s#.,;:!?()\[\]{}\"'`]+)")
 
 
@@ -32,6 +33,25 @@ def _as_list(value: Any) -> list[str]:
     else:
         items = str(value).split(",")
     return [item.strip().lstrip("#") for item in items if item.strip().lstrip("#")]
+
+
+def property_links(meta: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """(property name, text) of each frontmatter string that may hold a link.
+
+    Obsidian writes `related: "[[A]]"` or a list of such strings; an unquoted
+    `related: [[A]]` is YAML for a list holding the list `["A"]`, which is read as `[[A]]`
+    too, since that is what its author meant.
+    """
+    found = []
+    for name, value in meta.items():
+        if not isinstance(name, str) or name.strip().lower() in NOT_LINK_PROPERTIES:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            while isinstance(item, list) and len(item) == 1:
+                item = f"[[{item[0]}]]" if isinstance(item[0], str) else item[0]
+            if isinstance(item, str) and "[" in item and ("]]" in item or "](" in item):
+                found.append((name.strip(), item))
+    return tuple(found)
 
 
 def _split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str, str | None]:
@@ -101,4 +121,5 @@ def parse_markdown(path: str, text: str, content_hash: str) -> Note:
         aliases=tuple(_as_list(meta.get("aliases") or meta.get("alias"))),
         status=str(meta.get("status") or "").strip().lower(),
         warnings=(warning,) if warning else (),
+        property_links=property_links(meta),
     )

@@ -242,7 +242,10 @@ class Mindnet:
         if self._lock is None:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
         manifest = Manifest(self.data_dir / "manifest.json")
-        importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest)
+        # Built-in and the user's kinds, not those met in the vault: a property's kind must not
+        # depend on which notes were imported before it.
+        kinds = frozenset(Vocabulary(self.config_dir).kinds)
+        importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest, kinds)
         outcome = yield from importer.run(options, cancel)
         for old, new in outcome.renamed.items():
             self.overlay.rename_note(old, new)
