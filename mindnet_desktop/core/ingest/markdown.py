@@ -11,7 +11,10 @@ from dataclasses import dataclass
 
 FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*\r?$", re.MULTILINE)
+# The text runs to the end of the line; its closing `#`s and blanks are cut in Python. A
+# lazy `(.+?)[ \t#]*$` in the pattern backtracks quadratically on a long line of blanks or
+# `#`s (a 20 kB heading line took 20 s).
+HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+([^\n]+)$", re.MULTILINE)
 
 
 def mask_code(text: str) -> str:
@@ -53,6 +56,13 @@ class Heading:
 def headings(masked: str) -> list[Heading]:
     """ATX headings of already code-masked text, in order."""
     return [
-        Heading(len(m.group(1)), m.group(2).strip(), m.start(), m.end())
+        Heading(len(m.group(1)), _heading_text(m.group(2)), m.start(), m.end())
         for m in HEADING.finditer(masked)
     ]
+
+
+def _heading_text(raw: str) -> str:
+    """`Title ##` -> `Title`: the first character always stays (`# #` is the heading `#`)."""
+    rest = raw[1:]
+    rest = rest[:-1] if rest.endswith("\r") else rest
+    return (raw[0] + rest.rstrip(" \t#")).strip()
