@@ -143,3 +143,31 @@ def check_edges(edges: list[Any], note: Any, chunk_ids: set[str], known: set[str
         else:
             assert e.target_note_id in known
             assert e.target_id == e.target_note_id or e.target_id.startswith(e.target_note_id + "#")
+
+
+TYPES = ["concept", "project", "journal", "task", "decision", "default"]
+
+
+def note_text(i: int, n: int, paragraphs: int = 6, version: int = 0) -> str:
+    """A note with frontmatter, headings, paragraphs, wikilinks, an inline relation and an
+    edge callout to other notes of a vault of `n` generated notes."""
+    lines = [f"---\ntype: {TYPES[i % len(TYPES)]}\ntags: [gen, v{version}]\n---", f"# Note {i}"]
+    for p in range(paragraphs):
+        other = (i * 7 + p * 3 + 1) % n
+        lines.append(f"## Teil {p}" if p % 2 == 0 else "")
+        lines.append(
+            f"Absatz {p} von Note {i} (Version {version}) verweist auf [[Note {other}]]. "
+            + "Ein Satz über Vektoren, Graphen und lokale Modelle. " * 8
+        )
+    lines.append(f"[[rel:depends_on Note {(i + 1) % n}]]")
+    lines.append(f"> [!edge] related_to: [[Note {(i + 2) % n}]]")
+    return "\n\n".join(lines) + "\n"
+
+
+def make_vault(root: Path, n: int, paragraphs: int = 6) -> Path:
+    """A vault of `n` generated notes in a few folders (`Ordner k/Note i.md`)."""
+    for i in range(n):
+        path = root / f"Ordner {i % 4}" / f"Note {i}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(note_text(i, n, paragraphs), encoding="utf-8")
+    return root
