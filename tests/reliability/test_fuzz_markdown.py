@@ -19,7 +19,7 @@ from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.edges import derive_edges
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver
-from mindnet_desktop.core.ingest.markdown import headings
+from mindnet_desktop.core.ingest.markdown import headings, inline_code_spans
 from mindnet_desktop.core.ingest.parse import parse_markdown
 from tests.reliability.support import check_edges, count_example, hang_guard
 
@@ -129,6 +129,7 @@ def check_chunks(note: Note, chunks: list, max_chars: int) -> None:
 @example("n.md", "---\nid: 1" + "0" * 5000 + "\n---\nbody")
 @example("n.md", "---\nid: '   '\n---\nbody")
 @example("n.md", "# a" + " " * 30_000 + "b\n")
+@example("n.md", "# a" + "`" * 30_000)
 @example("n.md", "---\n? \n---\nbody")
 @example("n.md", "---\n2024: done\n---\nbody")
 @example("n.md", "---\n*a\n...\nbody")
@@ -139,7 +140,9 @@ def test_markdown_pipeline_never_crashes_hangs_or_breaks_invariants(path: str, t
     memory grew without end), a 5000-digit `id` raised ValueError out of the import, an `id`
     of blanks gave the note the empty id, a non-string key (`2024: done`) raised TypeError,
     YAML closed by `...` was parsed a second time without catching its error, and a heading
-    line of 30,000 blanks took minutes (quadratic backtracking in markdown.HEADING).
+    line of 30,000 blanks took minutes (quadratic backtracking in markdown.HEADING), and so
+    did `# a` followed by 30,000 backticks (the inline code pattern; found by the long
+    profile).
     Reverting any of those fixes in parse.py / markdown.py makes this test fail on its
     explicit examples.
     """
@@ -165,3 +168,18 @@ def test_linear_heading_pattern_reads_headings_as_before(text: str) -> None:
     old = [(len(m[1]), m[2].strip(), m.start(), m.end()) for m in OLD_HEADING.finditer(text)]
     new = [(h.level, h.text, h.start, h.end) for h in headings(text)]
     assert new == old
+
+
+OLD_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+@given(st.lists(st.sampled_from(["`", "``", "```", "a", " ", "\n", "b`", "`c"]), max_size=30))
+@example(["``", "a", "`"])
+@example(["```", "a", "``", "b", "`"])
+def test_inline_code_scan_finds_the_spans_of_the_old_pattern(pieces: list[str]) -> None:
+    """Guards: the linear inline-code scan masks exactly what the old backtracking pattern
+    masked. Shown to fail by trying only the whole run as opener (`range(length, length - 1,
+    -1)` in markdown.inline_code_spans): `` ``a` `` then has no span instead of `` `a` ``."""
+    count_example("inline code scan (differential)")
+    text = "".join(pieces)
+    assert inline_code_spans(text) == [m.span() for m in OLD_INLINE_CODE.finditer(text)]
