@@ -40,27 +40,15 @@ def scan_vault(root: Path, unreadable: list[str] | None = None) -> dict[str, tup
             unreadable.append(Path(error.filename).relative_to(root).as_posix())
 
     found: dict[str, tuple[int, int]] = {}
-    real_root = root.resolve()
     for folder, dirs, files in os.walk(root, onerror=failed):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         base = Path(folder).relative_to(root).as_posix()
         for name in files:
             rel = name if base == "." else f"{base}/{name}"
-            if is_note_path(rel) and _inside(Path(folder, name), real_root):
+            if is_note_path(rel):
                 try:
                     stat = os.stat(os.path.join(folder, name))
                 except OSError:
                     continue  # vanished between listing and stat
                 found[rel] = (stat.st_mtime_ns, stat.st_size)
     return found
-
-
-def _inside(path: Path, real_root: Path) -> bool:
-    """False for a symlink that leads out of the vault: nothing outside it is read."""
-    if not path.is_symlink():
-        return True
-    try:
-        path.resolve(strict=True).relative_to(real_root)
-    except (OSError, RuntimeError, ValueError):  # dangling, a loop, or outside
-        return False
-    return True
