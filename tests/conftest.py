@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
@@ -19,6 +20,18 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_VAULT = REPO / "resources" / "example_vault"
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ANONYMIZED_TELEMETRY"] = "False"
+
+# Hypothesis profiles for the fuzz tests (tests/reliability): `ci` is the bounded default
+# (the fuzz files together stay well under a minute on 2 cores), `long` is for
+# `pytest -m fuzz --hypothesis-profile=long`. No deadline: timings are noisy here; the fuzz
+# tests bound each input with their own hang guard instead.
+_FUZZ_SETTINGS = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+settings.register_profile("ci", max_examples=60, derandomize=True, **_FUZZ_SETTINGS)
+settings.register_profile("long", max_examples=3000, **_FUZZ_SETTINGS)
+settings.load_profile(os.environ.get("MINDNET_HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)

@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="delete a changed note's chunks before writing",
     )
     imp.add_argument("--force", action="store_true", help="re-import every note, changed or not")
+    imp.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="the index is broken: move it aside (kept in the data dir) and build it anew",
+    )
     imp.add_argument("--no-progress", action="store_true", help="no progress bar")
     imp.add_argument(
         "--reembed",

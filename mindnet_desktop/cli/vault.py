@@ -18,7 +18,9 @@ from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.protocol import NoteRecord, note_fields
+from mindnet_desktop.core.store.rebuild import move_index_aside
 
 
 def note_json(record: NoteRecord, active_edges: int) -> dict[str, Any]:
@@ -45,6 +47,12 @@ def _edge_line(edge: Edge) -> str:
 
 def cmd_import(args: argparse.Namespace) -> int:
     options = ImportOptions(args.sync_deletes, args.force, args.purge_before_upsert)
+    if args.rebuild:
+        data_dir = resolve_data_dir(args.data_dir, vault_of(args).resolve())
+        with WriterLock(data_dir):  # never pull the index from under a running writer
+            moved = move_index_aside(data_dir)
+        if moved is not None:
+            print(f"mindnet: the old index was moved to {moved}", file=sys.stderr)
     with open_mindnet(args, write=True) as mn:
         show = not args.json and not args.no_progress and sys.stderr.isatty()
         summary = drive(mn.import_vault(options), show).summary

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -24,14 +25,24 @@ def default_note_id(path: str) -> str:
     return path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
 
 
+# What a frontmatter field may hold to be read as text. A list or mapping is never turned
+# into text with str(): YAML aliases share objects, so a "billion laughs" block of a few
+# hundred bytes would expand to gigabytes.
+SCALARS = (str, int, float, bool, datetime.date)
+
+
+def _scalar(value: Any) -> str:
+    """The text of a scalar frontmatter value; "" for a list, mapping or null."""
+    return str(value).strip() if isinstance(value, SCALARS) else ""
+
+
 def _as_list(value: Any) -> list[str]:
-    """Frontmatter lists come as a list, a comma-separated string, or a single scalar."""
-    if value is None:
-        return []
+    """Frontmatter lists come as a list, a comma-separated string, or a single scalar
+    (nested lists and mappings inside are skipped)."""
     if isinstance(value, (list, tuple, set)):
-        items = [str(v) for v in value if v is not None]
+        items = [_scalar(v) for v in value]
     else:
-        items = str(value).split(",")
+        items = _scalar(value).split(",")
     return [item.strip().lstrip("#") for item in items if item.strip().lstrip("#")]
 
 
@@ -54,22 +65,29 @@ def property_links(meta: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+# What YAML in a frontmatter can raise besides YAMLError: ValueError (an integer of more
+# than 4300 digits), RecursionError (deep nesting).
+YAML_ERRORS = (yaml.YAMLError, ValueError, RecursionError)
+
+
 def _split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str, str | None]:
     """Metadata, body and the YAML error (None when the frontmatter is fine or absent)."""
     block = FRONTMATTER_BLOCK.match(text)
     try:
-        post = frontmatter.loads(text)
-    except yaml.YAMLError as exc:
+        # `parse`, not `loads`: a Post takes the metadata as keyword arguments, so a
+        # non-string key (`2024: done`, `? x`) raised TypeError out of the import.
+        metadata, content = frontmatter.parse(text)
+        # python-frontmatter silently turns a list or scalar into {}; say so. (It also does
+        # not know the `...` closer, which YAML allows.)
+        raw = yaml.safe_load(block.group(1)) if block and not metadata else None
+    except YAML_ERRORS as exc:
         error = " ".join(str(exc).split())
         body = text[block.end() :] if block else text
         warning = f"{path}: broken YAML frontmatter, imported with type 'default': {error}"
         return {}, body.strip(), warning
-    if block and not post.metadata:
-        # python-frontmatter silently turns a list or scalar into {}; say so.
-        raw = yaml.safe_load(block.group(1))
-        if raw is not None and not isinstance(raw, dict):
-            return {}, post.content, f"{path}: frontmatter is not a mapping, ignored"
-    return dict(post.metadata), post.content, None
+    if raw is not None and not isinstance(raw, dict):
+        return {}, content, f"{path}: frontmatter is not a mapping, ignored"
+    return dict(metadata), content, None
 
 
 def inline_tags(masked_body: str) -> list[str]:
@@ -95,11 +113,11 @@ def parse_markdown(path: str, text: str, content_hash: str) -> Note:
         The note. Broken YAML never fails the note: it is imported from its body with type
         `default` and carries a warning naming the YAML error.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     meta, body, warning = _split_frontmatter(text, path)
     masked = mask_code(body)
     name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    title = str(meta.get("title") or "").strip()
+    title = _scalar(meta.get("title"))
     if not title:
         h1 = next((h.text for h in headings(masked) if h.level == 1), "")
         title = h1 or name
@@ -107,19 +125,18 @@ def parse_markdown(path: str, text: str, content_hash: str) -> Note:
     for tag in _as_list(meta.get("tags")) + inline_tags(masked):
         if tag not in tags:
             tags.append(tag)
-    raw_id = meta.get("id")
-    note_id = str(raw_id).strip() if raw_id not in (None, "") else default_note_id(path)
-    raw_type = meta.get("type")
+    note_id = _scalar(meta.get("id")) or default_note_id(path)
+    raw_type = _scalar(meta.get("type"))
     return Note(
         note_id=note_id,
         path=path,
         title=title,
-        type=str(raw_type).strip().lower() if raw_type else "default",
+        type=raw_type.lower() or "default",
         body=body,
         content_hash=content_hash,
         tags=tuple(tags),
         aliases=tuple(_as_list(meta.get("aliases") or meta.get("alias"))),
-        status=str(meta.get("status") or "").strip().lower(),
+        status=_scalar(meta.get("status")).lower(),
         warnings=(warning,) if warning else (),
         property_links=property_links(meta),
     )

@@ -111,11 +111,14 @@ class Mindnet:
 
     def close(self) -> None:
         store = getattr(self, "store", None)
-        if store is not None:
-            store.close()
-        if self._lock:
-            self._lock.release()
-            self._lock = None
+        try:
+            if store is not None:
+                store.close()  # commits the lexical index: can fail (a full disk)
+        finally:
+            # Released whatever happened, or this process could never write again.
+            if self._lock:
+                self._lock.release()
+                self._lock = None
 
     def __enter__(self) -> Mindnet:
         return self

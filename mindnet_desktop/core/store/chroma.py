@@ -23,6 +23,7 @@ from mindnet_desktop.core.store.protocol import (
     NoteRecord,
     StoreError,
 )
+from mindnet_desktop.core.store.rebuild import REBUILD_HINT
 
 NOTES = "mindnet_notes"
 CHUNKS = "mindnet_chunks"
@@ -70,8 +71,7 @@ class ChromaStore:
             self._open_collections()
         except Exception as exc:  # chromadb raises many types for a broken directory
             raise StoreError(
-                f"Cannot open the index in {path}: {exc}. If it is corrupted, move the folder "
-                "away (or pass another --data-dir) and import again; the vault is not touched."
+                f"Cannot open the index in {path}: {exc}. If it is corrupted: {REBUILD_HINT}"
             ) from exc
         self.reset = False
         stored = (self._chunks.metadata or {}).get("mindnet_embedder")

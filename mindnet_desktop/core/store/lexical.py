@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.store.rebuild import REBUILD_HINT
 from mindnet_desktop.core.store.stopwords import STOP_WORDS, is_stop_word
 
 LEXICAL_SCHEMA = 2  # 2: German and English stop words and question words removed
@@ -94,7 +95,9 @@ class LexicalIndex:
         try:
             if path.exists() and not self._compatible(meta):
                 if not writable:
-                    raise LexicalError(f"The lexical index in {path} is from another version.")
+                    raise LexicalError(
+                        f"The lexical index in {path} is from another version. {REBUILD_HINT}"
+                    )
                 shutil.rmtree(path)
             path.mkdir(parents=True, exist_ok=True)
             self.index = t.Index(self.schema, path=str(path), reuse=True)
@@ -109,8 +112,7 @@ class LexicalIndex:
                     f"The lexical index in {path} is open for writing in another process."
                 ) from exc
             raise LexicalError(
-                f"Cannot open the lexical index in {path}: {exc}. Move the folder away; it is "
-                "rebuilt from the stored chunks (the vault is not touched)."
+                f"Cannot open the lexical index in {path}: {exc}. {REBUILD_HINT}"
             ) from exc
         self._dirty = False
 

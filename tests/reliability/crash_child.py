@@ -1,0 +1,87 @@
+"""Runs `mindnet ARGS` and kills itself with SIGKILL at a chosen point (the crash tests).
+
+Usage: python crash_child.py POINT N -- ARGS. POINT is where, N which occurrence:
+  chunks-upsert  after the N-th Chroma upsert of chunks (inside a write batch)
+  notes-upsert   after the N-th Chroma upsert of note records
+  lexical-write  before the N-th lexical replace (Chroma written, tantivy not)
+  lexical-commit before the N-th lexical commit (tantivy documents added, not committed)
+  manifest-save  before the N-th manifest save (the store complete, the manifest not)
+  note-replace   before the N-th os.replace (an edge callout's temp file written, not renamed)
+  note-replaced  after the N-th os.replace (the note written, not yet imported again)
+SIGKILL is what `kill -9` sends: no handler, no cleanup, no flush of Python buffers.
+
+The child embeds 32 chunks per flush and writes 8 per Chroma call (instead of 256 and 32), so
+a small vault already has several flushes and batches to die in.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def hook(
+    owner: Any, name: str, n: int, after: bool, only: Callable[..., bool] | None = None
+) -> None:
+    original = getattr(owner, name)
+    calls = [0]
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if only is not None and not only(*args, **kwargs):
+            return original(*args, **kwargs)
+        calls[0] += 1
+        if calls[0] == n and not after:
+            die()
+        result = original(*args, **kwargs)
+        if calls[0] == n:
+            die()
+        return result
+
+    setattr(owner, name, wrapper)
+
+
+def install(point: str, n: int) -> None:
+    from chromadb.api.models.Collection import Collection
+
+    from mindnet_desktop.core.ingest import importer
+    from mindnet_desktop.core.ingest.manifest import Manifest
+    from mindnet_desktop.core.store import chroma
+    from mindnet_desktop.core.store.lexical import LexicalIndex
+
+    importer.EMBED_BATCH_CHUNKS, chroma.WRITE_BATCH, chroma.NOTE_BATCH = 32, 8, 4
+    if point in ("chunks-upsert", "notes-upsert"):
+        wanted = "mindnet_" + point.split("-")[0]
+        hook(Collection, "upsert", n, True, lambda self, *a, **k: self.name == wanted)
+    elif point == "lexical-write":
+        hook(LexicalIndex, "replace", n, False)
+    elif point == "lexical-commit":
+        hook(LexicalIndex, "commit", n, False)
+    elif point == "manifest-save":
+        hook(Manifest, "save", n, False)
+    elif point in ("note-replace", "note-replaced"):
+        # Only renames onto a note of the vault, not Chroma's or tantivy's own files.
+        hook(
+            os,
+            "replace",
+            n,
+            point == "note-replaced",
+            lambda src, dst, **k: str(dst).endswith(".md"),
+        )
+    else:
+        raise SystemExit(f"unknown crash point {point}")
+
+
+if __name__ == "__main__":
+    point, count, sep, *argv = sys.argv[1:]
+    assert sep == "--"
+    install(point, int(count))
+    from mindnet_desktop.cli.main import main
+
+    sys.exit(main(argv))
