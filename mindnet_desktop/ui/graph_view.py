@@ -164,10 +164,13 @@ class GraphView(QWidget):
             self._layout_ready(generation, graph, kept, 0.0, keep=True)
             return
         pairs = [(e.source, e.target) for e in graph.edges]
+        # A note or two more or less: the old positions stay and the new notes are placed
+        # beside their neighbours (`compute_layout` decides what "a little" is).
+        previous = dict(self._positions)
 
         def layout(job: Job) -> tuple[Positions, float]:
             start = time.perf_counter()
-            positions = compute_layout(ids, pairs, cancelled=job.cancelled)
+            positions = compute_layout(ids, pairs, cancelled=job.cancelled, previous=previous)
             return positions, time.perf_counter() - start
 
         self.controls.set_status(fill(self.tr("Laying out %1 notes…"), len(ids)))
@@ -186,15 +189,18 @@ class GraphView(QWidget):
         if self._closed or generation != self._generation:
             return
         self.layout_seconds = seconds
-        if keep:
+        moved = any(positions[n] != self._positions.get(n) for n in positions)
+        if keep or (self._positions and not moved):
             transform, centre = self.canvas.transform(), self.canvas.centre()
             self.canvas.show_slice(graph, positions)
             self.canvas.setTransform(transform)
             self.canvas.centerOn(centre)
+            self.canvas.update_labels()
         else:
-            self._positions = positions
             self.canvas.show_slice(graph, positions)
             self.canvas.fit()
+        if not keep:
+            self._positions = positions
         self.side.set_legend(graph)
         self.canvas.mark("source", self.edge_source, "#d62728")
         self.controls.set_status(

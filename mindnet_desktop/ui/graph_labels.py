@@ -1,0 +1,179 @@
+"""Node titles that never pile up, and the hovered neighbourhood drawn on top.
+
+Titles: after each zoom or pan the canvas asks `choose_labels` which
+titles fit, in priority order (selected, hovered and its neighbours, then by degree), and a
+`LabelLayer` shows those and hides the rest. Labels keep their size on screen, so zooming in
+makes room and more of them appear.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPen, QTransform
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsSimpleTextItem,
+)
+
+KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id), as in graph_canvas
+
+GAP_PX = 3.0  # between a node's rim and its title, and around each title
+CELL_PX = 64  # the grid that makes the overlap test local
+MAX_CANDIDATES = 2500  # beyond, a full view has no room anyway: try the most important ones
+
+
+def choose_labels(
+    points: np.ndarray, sizes: np.ndarray, order: np.ndarray, width: float, height: float
+) -> list[tuple[int, float, float]]:
+    """Greedy placement: each label in `order` is kept when its rectangle (right of its
+    node, vertically centred) lies in the viewport and overlaps no label kept before.
+
+    Args:
+        points: k x 3 viewport x, y of each node's centre and its radius in pixels.
+        sizes: k x 2 width, height of each label in pixels.
+        order: Indices into `points`, most important first.
+        width: Viewport width in pixels.
+        height: Viewport height in pixels.
+
+    Returns:
+        (index, left, top) of each kept label, in pixels.
+    """
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    kept: list[tuple[int, float, float]] = []
+    for i in order[:MAX_CANDIDATES].tolist():
+        x, y, r = points[i]
+        w, h = sizes[i]
+        left, top = x + r + GAP_PX, y - h / 2
+        right, bottom = left + w, top + h
+        if left < 0 or top < 0 or right > width or bottom > height:
+            continue
+        cells = [
+            (cx, cy)
+            for cx in range(int(left // CELL_PX), int(right // CELL_PX) + 1)
+            for cy in range(int(top // CELL_PX), int(bottom // CELL_PX) + 1)
+        ]
+        box = (left - GAP_PX, top - GAP_PX, right + GAP_PX, bottom + GAP_PX)
+        if any(_overlaps(box, other) for cell in cells for other in grid.get(cell, ())):
+            continue
+        for cell in cells:
+            grid.setdefault(cell, []).append((left, top, right, bottom))
+        kept.append((i, left - x, top - y))
+    return kept
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class LabelLayer:
+    """The title items of one scene, made when first shown (most are never shown)."""
+
+    def __init__(self, layer: QGraphicsRectItem, titles: list[str], ink: QBrush) -> None:
+        self.layer = layer
+        self.titles = titles
+        self.ink = ink
+        self.font = QFont()
+        metrics = QFontMetricsF(self.font)
+        self.sizes = np.array(
+            [(metrics.horizontalAdvance(t) + 1, metrics.height()) for t in titles] or [(0, 0)],
+            dtype=float,
+        ).reshape(-1, 2)
+        self.items: dict[int, QGraphicsSimpleTextItem] = {}
+        self.shown: set[int] = set()
+
+    def update(
+        self,
+        transform: QTransform,
+        points: np.ndarray,
+        radii: np.ndarray,
+        degree: np.ndarray,
+        rank: dict[int, int],
+        faded: set[int],
+        viewport: tuple[float, float],
+    ) -> None:
+        """Choose and show the titles for the view's `transform`.
+
+        Args:
+            transform: Scene to viewport.
+            points: n x 2 scene centres of the nodes.
+            radii: Scene radius of each node.
+            degree: Each node's edge count (more edges: its title comes first).
+            rank: Node index -> priority (0 first) for the few nodes that have one; others 3.
+            faded: Nodes whose titles are drawn half transparent.
+            viewport: Width and height in pixels.
+        """
+        if not len(points):
+            self.show([], points, set())
+            return
+        x, y, t = points[:, 0], points[:, 1], transform
+        screen = np.stack(
+            [
+                t.m11() * x + t.m21() * y + t.m31(),
+                t.m12() * x + t.m22() * y + t.m32(),
+                radii * t.m11(),
+            ],
+            axis=1,
+        )
+        ranks = np.full(len(points), 3)
+        for i, value in rank.items():
+            ranks[i] = value
+        order = np.lexsort((np.arange(len(points)), -degree, ranks))
+        kept = choose_labels(screen, self.sizes, order, *viewport)
+        self.show(kept, points, faded)
+
+    def show(
+        self, kept: list[tuple[int, float, float]], anchors: np.ndarray, faded: set[int]
+    ) -> None:
+        """Show the `kept` labels at their offsets from their nodes' scene `anchors`, the
+        `faded` ones half transparent; hide all others."""
+        now = {i for i, _, _ in kept}
+        for i in self.shown - now:
+            self.items[i].hide()
+        for i, dx, dy in kept:
+            item = self.items.get(i)
+            if item is None:
+                item = QGraphicsSimpleTextItem(self.titles[i], self.layer)
+                item.setFont(self.font)
+                item.setBrush(self.ink)
+                item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+                item.setPos(float(anchors[i, 0]), float(anchors[i, 1]))
+                self.items[i] = item
+            # Ignoring the view's transformations, the item's own transform is in pixels.
+            item.setTransform(QTransform.fromTranslate(dx, dy))
+            item.setOpacity(0.3 if i in faded else 1.0)
+            item.show()
+        self.shown = now
+
+    def visible(self) -> list[QGraphicsSimpleTextItem]:
+        return [self.items[i] for i in sorted(self.shown)]
+
+
+class HoverFocus:
+    """Copies of the hovered node, its neighbours and its edges, on a layer above the dimmed
+    rest (children of a dimmed layer cannot be brighter than it)."""
+
+    def __init__(self, layer: QGraphicsRectItem) -> None:
+        self.layer = layer
+        self.nodes: set[str] = set()
+
+    def draw(self, edges: list[QGraphicsPathItem], nodes: list[QGraphicsEllipseItem]) -> None:
+        for item in self.layer.childItems():
+            item.setParentItem(None)
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+        self.nodes = set()
+        for source in edges:
+            copy = QGraphicsPathItem(source.path(), self.layer)
+            pen = QPen(source.pen())
+            pen.setWidthF(2.4)
+            copy.setPen(pen)
+            copy.setData(KEY, source.data(KEY))
+        for source in nodes:
+            copy = QGraphicsEllipseItem(source.rect(), self.layer)
+            copy.setBrush(source.brush())
+            copy.setPen(source.pen())
+            copy.setData(KEY, source.data(KEY))
+            self.nodes.add(source.data(KEY)[1])
