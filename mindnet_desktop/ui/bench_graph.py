@@ -4,9 +4,10 @@
 Builds a synthetic graph slice (notes of every type, edges of several kinds and
 provenances), lays it out as the view does (off the GUI thread there; timed alone here),
 draws it on the view's canvas and paints it once, then zooms with wheel events and pans by
-dragging, painting after each step. Reports layout time, draw time (scene built + first
-paint), step frame times and the full paint when the moving pauses (a large graph hides its
-edges while moving). Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
+dragging, painting after each step. Reports layout time, draw time (scene built, titles
+chosen + first paint), step frame times, the full paint when the moving pauses (a large graph
+hides its edges while moving) and the hover highlight of the best-linked notes. Runs on the
+offscreen platform unless QT_QPA_PLATFORM says otherwise.
 """
 
 from __future__ import annotations
@@ -131,6 +132,11 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
     ]
     mouse(QEvent.Type.MouseButtonRelease, left + 30 * steps, Qt.MouseButton.NoButton)
     settled.append(settle())
+    canvas.fit()
+    canvas.viewport().repaint()
+    by_degree = sorted(canvas.nodes, key=lambda n: -len(canvas.neighbourhood(n)))
+    hover = [frame(lambda n=n: canvas.highlight(n)) for n in by_degree[: steps // 2]]
+    hover += [frame(lambda: canvas.highlight(""))]
     canvas.close()
     return {
         "nodes": len(graph.nodes),
@@ -144,8 +150,11 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
             "settle_full_paint": [round(t, 1) for t in settled],
             "pan_median": round(statistics.median(pan), 1),
             "pan_max": round(max(pan), 1),
+            "hover_median": round(statistics.median(hover), 1),
+            "hover_max": round(max(hover), 1),
         },
-        "target": {"drawn_s": 2.0, "met": draw_s < 2.0},
+        "labels_at_fit": len(canvas.labels.visible()),
+        "target": {"layout_and_drawn_s": 2.0, "met": layout_s + draw_s < 2.0},
     }
 
 
@@ -163,13 +172,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"graph: {report['nodes']} nodes, {report['edges']} edges")
     print(f"layout (off the GUI thread in the app): {report['layout_s']:.2f} s")
     print(f"scene built: {report['scene_built_s']:.2f} s")
-    print(f"drawn (scene built + first paint): {report['drawn_s']:.2f} s (target < 2 s)")
+    print(f"drawn (scene built + first paint): {report['drawn_s']:.2f} s")
+    print(f"layout + drawn: {report['layout_s'] + report['drawn_s']:.2f} s (target < 2 s)")
     print(
         f"zoom steps (wheel): median {frames['zoom_step_median']} ms,"
         f" max {frames['zoom_step_max']} ms"
     )
     print(f"pan steps (drag): median {frames['pan_median']} ms, max {frames['pan_max']} ms")
     print(f"full paint when zooming / panning pauses: {frames['settle_full_paint']} ms")
+    print(
+        f"hover highlight (+ paint): median {frames['hover_median']} ms,"
+        f" max {frames['hover_max']} ms (target < 50 ms)"
+    )
     return 0
 
 

@@ -39,6 +39,7 @@ from mindnet_desktop.ui.graph_scene import KEY, build_scene
 from mindnet_desktop.ui.graph_style import colour_for
 from mindnet_desktop.ui.i18n import fill
 
+MAX_FIT_ZOOM = 2.0
 DIM_NODES, DIM_EDGES = 0.15, 0.08  # opacity of what a hover does not touch
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
 HIDE_EDGES_WHILE_MOVING = 3000  # edges
@@ -74,6 +75,7 @@ class GraphCanvas(QGraphicsView):
         self._node_layer = QGraphicsRectItem()
         self._focus = HoverFocus(QGraphicsRectItem())
         self._index_of: dict[str, int] = {}
+        self._full_labels: set[int] = set()  # titles of the last full pass
         self.labels = LabelLayer(QGraphicsRectItem(), [], QBrush())
         self._ids: list[str] = []
         self._points = np.zeros((0, 2))  # scene centres, in `_ids` order
@@ -112,6 +114,7 @@ class GraphCanvas(QGraphicsView):
         self._edge_layer, self._node_layer = drawn.edge_layer, drawn.node_layer
         self._focus, self.labels, self._hover = drawn.focus, drawn.labels, drawn.hover_text
         self._edge_opacity = 1.0
+        self._full_labels = set()
         smooth = len(graph.nodes) + len(graph.edges) <= ANTIALIAS_UP_TO
         self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
         old = self.scene()
@@ -138,9 +141,10 @@ class GraphCanvas(QGraphicsView):
                 item.setBrush(brush)
 
     # -- titles and hover ---------------------------------------------------------------
-    def update_labels(self) -> None:
+    def update_labels(self, quick: bool = False) -> None:
         """Show the titles that fit at this zoom, most important first (selected, hovered
-        and its neighbours, then by degree); none of them overlap."""
+        and its neighbours, then by degree); none of them overlap. `quick` (a hover) only
+        reconsiders the titles of the last full pass and the ranked nodes."""
         near = self.neighbourhood(self.hover_node) if self.hover_node else set()
         rank = {self._index_of[n]: 2 for n in near}
         if self.hover_node:
@@ -152,8 +156,10 @@ class GraphCanvas(QGraphicsView):
         view = self.viewport().rect()
         self.labels.update(
             self.viewportTransform(), self._points, self._radii, self.degree, rank, faded,
-            (view.width(), view.height()),
+            (view.width(), view.height()), self._full_labels if quick else None,
         )  # fmt: skip
+        if not quick:
+            self._full_labels = set(self.labels.shown)
 
     def neighbourhood(self, node_id: str) -> set[str]:
         """The node and the nodes one edge away (either way)."""
@@ -171,14 +177,16 @@ class GraphCanvas(QGraphicsView):
             return
         self.hover_node = node_id
         dim = bool(node_id)
-        self._edge_opacity = DIM_EDGES if dim else 1.0
+        # A large graph hides the other edges: faint, they would cost a full paint each time.
+        faint = DIM_EDGES if len(self.edges) <= HIDE_EDGES_WHILE_MOVING else 0.0
+        self._edge_opacity = faint if dim else 1.0
         if self.settled():
             self._edge_layer.setOpacity(self._edge_opacity)
         self._node_layer.setOpacity(DIM_NODES if dim else 1.0)
         edges = [self.edges[e] for e in self._adjacent[node_id]] if dim else []
         nodes = [self.nodes[n] for n in sorted(self.neighbourhood(node_id))] if dim else []
         self._focus.draw(edges, nodes)
-        self.update_labels()
+        self.update_labels(quick=True)
         self.hovered.emit(node_id)
 
     def node_opacity(self, node_id: str) -> float:
@@ -379,11 +387,12 @@ class GraphCanvas(QGraphicsView):
         self._relabel.start()
 
     def fit(self) -> None:
-        """Every node in view (small graphs at their natural size), titles chosen anew."""
+        """Every node in view and filling it (a tiny graph at most twice its natural
+        size), titles chosen anew."""
         rect = self.nodes_rect().adjusted(-30, -30, 30, 30)
-        if rect.width() < self.viewport().width() and rect.height() < self.viewport().height():
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > MAX_FIT_ZOOM:
             self.resetTransform()
+            self.scale(MAX_FIT_ZOOM, MAX_FIT_ZOOM)
             self.centerOn(rect.center())
-        else:
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.update_labels()

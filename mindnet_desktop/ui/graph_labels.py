@@ -93,6 +93,7 @@ class LabelLayer:
         rank: dict[int, int],
         faded: set[int],
         viewport: tuple[float, float],
+        among: set[int] | None = None,
     ) -> None:
         """Choose and show the titles for the view's `transform`.
 
@@ -104,6 +105,9 @@ class LabelLayer:
             rank: Node index -> priority (0 first) for the few nodes that have one; others 3.
             faded: Nodes whose titles are drawn half transparent.
             viewport: Width and height in pixels.
+            among: Only these nodes and the ranked ones may get a title (a hover keeps the
+                titles of the last full pass and adds its neighbourhood's: a few dozen
+                candidates instead of thousands).
         """
         if not len(points):
             self.show([], points, set())
@@ -121,6 +125,10 @@ class LabelLayer:
         for i, value in rank.items():
             ranks[i] = value
         order = np.lexsort((np.arange(len(points)), -degree, ranks))
+        if among is not None:
+            allowed = np.zeros(len(points), dtype=bool)
+            allowed[list(among | set(rank))] = True
+            order = order[allowed[order]]
         kept = choose_labels(screen, self.sizes, order, *viewport)
         self.show(kept, points, faded)
 

@@ -102,42 +102,48 @@ def _component_layout(sub: igraph.Graph, seed: int) -> np.ndarray:
 
 
 def _pack(n: int, shapes: list[tuple[list[int], np.ndarray]]) -> np.ndarray:
-    """The largest component at the centre, the others in rings around it (largest first),
-    each ring as close as the previous one allows."""
+    """The largest component at the centre, the others on ellipses hugging it (largest
+    first, the first one to its right, where a wide screen has room), each ring as close as
+    the previous one allows."""
     array = np.zeros((n, 2))
     if not shapes:
         return array
     (members, main), rest = shapes[0], shapes[1:]
     array[members] = main
-    ring_inner = float(np.hypot(main[:, 0], main[:, 1]).max()) + GAP
+    inner = np.abs(main).max(axis=0) + GAP  # half width, half height
     ring: list[tuple[list[int], np.ndarray, float]] = []
     for members, shape in rest:
         radius = max(float(np.hypot(shape[:, 0], shape[:, 1]).max()), SPACING / 4)
         ring.append((members, shape, radius))
         thickness = 2 * max(r for _, _, r in ring)
-        if sum(2 * r + GAP for _, _, r in ring) > 2 * math.pi * (ring_inner + thickness / 2):
+        if sum(2 * r + GAP for _, _, r in ring) > _perimeter(inner + thickness / 2):
             ring.pop()
-            ring_inner = _place_ring(array, ring, ring_inner)
+            inner = _place_ring(array, ring, inner)
             ring = [(members, shape, radius)]
     if ring:
-        _place_ring(array, ring, ring_inner)
+        _place_ring(array, ring, inner)
     return array
 
 
+def _perimeter(axes: np.ndarray) -> float:
+    """Of an ellipse with these half axes (Ramanujan's approximation)."""
+    a, b = float(axes[0]), float(axes[1])
+    return math.pi * (3 * (a + b) - math.sqrt((3 * a + b) * (a + 3 * b)))
+
+
 def _place_ring(
-    array: np.ndarray, ring: list[tuple[list[int], np.ndarray, float]], inner: float
-) -> float:
-    """Spread `ring`'s components evenly on a circle outside `inner`; returns where the next
-    ring starts."""
+    array: np.ndarray, ring: list[tuple[list[int], np.ndarray, float]], inner: np.ndarray
+) -> np.ndarray:
+    """Spread `ring`'s components evenly on an ellipse outside `inner` (half axes); returns
+    where the next ring starts."""
     thickness = 2 * max(r for _, _, r in ring)
     middle = inner + thickness / 2
     spans = [2 * r + GAP for _, _, r in ring]
-    stretch = 2 * math.pi * middle / sum(spans)
-    angle = 0.0
+    total, start = sum(spans), 0.0
     for (members, shape, _), span in zip(ring, spans):
-        theta = (angle + span / 2) * stretch / middle
-        array[members] = shape + (middle * math.cos(theta), middle * math.sin(theta))
-        angle += span
+        theta = 2 * math.pi * start / total
+        array[members] = shape + middle * (math.cos(theta), math.sin(theta))
+        start += span
     return inner + thickness + GAP
 
 
