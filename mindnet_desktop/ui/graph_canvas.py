@@ -9,7 +9,6 @@ thousands of them never calls back into Python.
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -22,20 +21,15 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
-    QGraphicsEllipseItem,
-    QGraphicsPathItem,
-    QGraphicsRectItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
     QToolTip,
     QWidget,
 )
 
 from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
-from mindnet_desktop.ui.graph_labels import HoverFocus, LabelLayer
 from mindnet_desktop.ui.graph_layout import Positions
-from mindnet_desktop.ui.graph_scene import KEY, build_scene
+from mindnet_desktop.ui.graph_scene import KEY, bounds, build_scene
 from mindnet_desktop.ui.graph_style import colour_for
 from mindnet_desktop.ui.i18n import fill
 
@@ -66,72 +60,54 @@ class GraphCanvas(QGraphicsView):
         )
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setMouseTracking(True)
-        self._edge_layer = QGraphicsRectItem()
+        for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # drag to pan, like Obsidian
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._show_edges)
         self._settle.timeout.connect(self.update_labels)
-        self._node_layer = QGraphicsRectItem()
-        self._focus = HoverFocus(QGraphicsRectItem())
-        self._index_of: dict[str, int] = {}
-        self._full_labels: set[int] = set()  # titles of the last full pass
-        self.labels = LabelLayer(QGraphicsRectItem(), [], QBrush())
-        self._ids: list[str] = []
-        self._points = np.zeros((0, 2))  # scene centres, in `_ids` order
-        self._radii = np.zeros(0)
-        self.degree = np.zeros(0)
-        self._adjacent: dict[str, list[str]] = {}  # node -> ids of its edges
-        self.hover_node = ""
-        self._edge_opacity = 1.0
         self._relabel = QTimer(self)
         self._relabel.setSingleShot(True)
         self._relabel.setInterval(40)  # after a burst of scroll events, once
         self._relabel.timeout.connect(self.update_labels)
-        self.nodes: dict[str, QGraphicsEllipseItem] = {}
-        self.edges: dict[str, QGraphicsPathItem] = {}
-        self.slice = GraphSlice()
         self._press: QPoint | None = None
-        self._hover = QGraphicsSimpleTextItem()
         self._marks: dict[str, tuple[str | None, QPen]] = {}
-        self.edge_data: dict[str, SliceEdge] = {}
         self._outline = QPen(QColor("#303030"), 1.0)
         self._outline.setCosmetic(True)
+        self.show_slice(GraphSlice(), {})  # every drawing attribute, for an empty graph
 
     # -- drawing -------------------------------------------------------------------------
     def show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
-        self._show_slice(graph, positions)
-
-    def _show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         drawn = build_scene(self, graph, positions, self._outline, self.palette().text())
         scene = drawn.scene
         self.slice, self.nodes, self.edges = graph, drawn.nodes, drawn.edges
-        self.edge_data = {edge.id: edge for edge in graph.edges}
+        self.edge_data: dict[str, SliceEdge] = {edge.id: edge for edge in graph.edges}
         self.hover_node = ""
+        # Node arrays in `_ids` order: scene centres, radii, edge counts.
         self._ids, self._index_of, self._adjacent = drawn.ids, drawn.index_of, drawn.adjacent
         self._points, self._radii, self.degree = drawn.points, drawn.radii, drawn.degree
         self._edge_layer, self._node_layer = drawn.edge_layer, drawn.node_layer
         self._focus, self.labels, self._hover = drawn.focus, drawn.labels, drawn.hover_text
         self._edge_opacity = 1.0
-        self._full_labels = set()
+        self._full_labels: set[int] = set()  # titles of the last full pass
         smooth = len(graph.nodes) + len(graph.edges) <= ANTIALIAS_UP_TO
         self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
         old = self.scene()
         self.setScene(scene)
         old.deleteLater()
-        scene.setSceneRect(self.nodes_rect().adjusted(-60, -60, 60, 60))
+        # Room around the nodes, so any of them can be centred (search, focus).
+        rect = self.nodes_rect()
+        room = max(rect.width(), rect.height(), 1000.0)
+        scene.setSceneRect(rect.adjusted(-room, -room, room, room))
         for node_id, _ in self._marks.values():
             if node_id:
                 self._style(node_id)
 
     def nodes_rect(self) -> QRectF:
         """The scene rectangle holding every node (titles may reach beyond)."""
-        if not len(self._ids):
-            return QRectF(-1, -1, 2, 2)
-        low = (self._points - self._radii[:, None]).min(axis=0)
-        high = (self._points + self._radii[:, None]).max(axis=0)
-        return QRectF(low[0], low[1], high[0] - low[0], high[1] - low[1])
+        return bounds(self._points, self._radii)
 
     def set_brushes(self, brushes: dict[str, QBrush]) -> None:
         """Recolour nodes (colour by type, folder or community)."""
@@ -252,6 +228,13 @@ class GraphCanvas(QGraphicsView):
     def center_on(self, node_id: str) -> None:
         if node_id in self.nodes:
             self.centerOn(self.position(node_id))
+
+    def zoom_to_read(self, node_id: str) -> None:
+        """Centre a node, zoomed in to natural size if the view is farther out (search)."""
+        if self.transform().m11() < 1.0:
+            self.setTransform(self.transform().fromScale(1.0, 1.0))
+        self.center_on(node_id)
+        self.update_labels()
 
     # -- hit testing ---------------------------------------------------------------------
     def hit(self, pos: QPoint) -> tuple[str, str] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -30,7 +31,7 @@ from mindnet_desktop.ui.graph_style import (
     short_title,
 )
 
-__all__ = ["KEY", "DrawnGraph", "build_scene"]
+__all__ = ["KEY", "DrawnGraph", "bounds", "build_scene"]
 
 
 @dataclass
@@ -113,6 +114,15 @@ def build_scene(
         scene, nodes, edges, ids, index, adjacent, points, radii, degree,
         edge_layer, node_layer, HoverFocus(focus_layer), labels, hover,
     )  # fmt: skip
+
+
+def bounds(points: np.ndarray, radii: np.ndarray) -> QRectF:
+    """The scene rectangle holding every node (a small one at the origin when none)."""
+    if not len(points):
+        return QRectF(-1, -1, 2, 2)
+    low = (points - radii[:, None]).min(axis=0)
+    high = (points + radii[:, None]).max(axis=0)
+    return QRectF(low[0], low[1], high[0] - low[0], high[1] - low[1])
 
 
 def _layer() -> QGraphicsRectItem:

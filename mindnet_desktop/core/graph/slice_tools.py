@@ -96,3 +96,19 @@ def communities(graph: GraphSlice, seed: int = 7) -> dict[str, int]:
     found = nx.community.louvain_communities(undirected, seed=seed)
     ordered = sorted(found, key=lambda c: (-len(c), min(c)))
     return {node: i for i, members in enumerate(ordered) for node in members}
+
+
+def find_node(graph: GraphSlice, text: str) -> str | None:
+    """The note whose title or alias is `text` (case ignored), else the first (by id) whose
+    title or alias starts with it, else one that contains it; None when none does."""
+    wanted = text.strip().casefold()
+    if not wanted:
+        return None
+    notes = [n for n in graph.nodes.values() if n.kind == "note"]
+    for test in (str.__eq__, str.startswith, str.__contains__):
+        found = sorted(
+            n.id for n in notes if any(test(x.casefold(), wanted) for x in (n.title, *n.aliases))
+        )
+        if found:
+            return found[0]
+    return None
