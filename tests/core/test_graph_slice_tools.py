@@ -70,3 +70,39 @@ def test_communities_split_two_cliques_and_are_deterministic() -> None:
     assert found == communities(graph)
     assert len({found[f"x{i}"] for i in range(5)}) == 1
     assert found["x1"] != found["y1"]
+
+
+def test_find_node_by_title_alias_start_and_part() -> None:
+    from mindnet_desktop.core.graph.slice_tools import find_node
+
+    graph = GraphSlice()
+    graph.nodes["a"] = SliceNode("a", "note", "Qdrant Vektordatenbank", aliases=("Qdrant DB",))
+    graph.nodes["b"] = SliceNode("b", "note", "Qdrant statt Chroma")
+    graph.nodes["x"] = SliceNode("x", "unresolved", "qdrant")
+    assert find_node(graph, "qdrant db") == "a"
+    assert find_node(graph, "QDRANT STATT chroma") == "b"
+    assert find_node(graph, "qdrant") == "a"  # both start so: the first id
+    assert find_node(graph, "statt") == "b"
+    assert find_node(graph, "nothing") is None and find_node(graph, " ") is None
+
+
+def test_wikilinks_become_links_to_notes(vault: Path, open_mindnet) -> None:
+    from mindnet_desktop.core.service.note_text import note_markdown, note_of_url, note_url
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    text = note_markdown(mn, "Projekte/KI-Projekt Alpha")
+    assert "[[" not in text
+    assert f"[Local First](<{note_url('Persönlich/Prinzipien/Local First')}>)" in text
+    assert (
+        f"depends\\_on [Qdrant Vektordatenbank](<{note_url('Wissen/Qdrant Vektordatenbank')}>)"
+        in text
+    )
+    assert note_of_url(note_url("A/B c")) == "A/B c" and note_of_url("https://x") is None
+    from mindnet_desktop.core.service.note_text import linked_markdown
+
+    assert (
+        linked_markdown(mn, "x", "[[#Developer commands|developer commands]]")
+        == "developer commands"
+    )
+    assert linked_markdown(mn, "x", "[[Nowhere]] ![[pic.png]]") == "Nowhere *pic.png*"
