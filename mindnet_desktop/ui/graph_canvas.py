@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.graph_layout import Positions
-from mindnet_desktop.ui.graph_scene import KEY, bounds, build_scene
+from mindnet_desktop.ui.graph_scene import KEY, VEIL_ALPHA, bounds, build_scene
 from mindnet_desktop.ui.graph_style import colour_for
 from mindnet_desktop.ui.i18n import fill
 
 MAX_FIT_ZOOM = 2.0
-DIM_NODES, DIM_EDGES = 0.15, 0.08  # opacity of what a hover does not touch
+DIM_EDGES = 0.5  # under the veil: faint
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
 HIDE_EDGES_WHILE_MOVING = 3000  # edges
 SETTLE_MS = 180  # after the last zoom or pan step, the edges come back
@@ -80,7 +80,10 @@ class GraphCanvas(QGraphicsView):
     # -- drawing -------------------------------------------------------------------------
     def show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
-        drawn = build_scene(self, graph, positions, self._outline, self.palette().text())
+        palette = self.palette()
+        drawn = build_scene(
+            self, graph, positions, self._outline, palette.text(), palette.base().color()
+        )
         scene = drawn.scene
         self.slice, self.nodes, self.edges = graph, drawn.nodes, drawn.edges
         self.edge_data: dict[str, SliceEdge] = {edge.id: edge for edge in graph.edges}
@@ -88,7 +91,7 @@ class GraphCanvas(QGraphicsView):
         # Node arrays in `_ids` order: scene centres, radii, edge counts.
         self._ids, self._index_of, self._adjacent = drawn.ids, drawn.index_of, drawn.adjacent
         self._points, self._radii, self.degree = drawn.points, drawn.radii, drawn.degree
-        self._edge_layer, self._node_layer = drawn.edge_layer, drawn.node_layer
+        self._edge_layer, self._veil = drawn.edge_layer, drawn.veil
         self._focus, self.labels, self._hover = drawn.focus, drawn.labels, drawn.hover_text
         self._edge_opacity = 1.0
         self._full_labels: set[int] = set()  # titles of the last full pass
@@ -158,7 +161,7 @@ class GraphCanvas(QGraphicsView):
         self._edge_opacity = faint if dim else 1.0
         if self.settled():
             self._edge_layer.setOpacity(self._edge_opacity)
-        self._node_layer.setOpacity(DIM_NODES if dim else 1.0)
+        self._veil.setVisible(dim)
         edges = [self.edges[e] for e in self._adjacent[node_id]] if dim else []
         nodes = [self.nodes[n] for n in sorted(self.neighbourhood(node_id))] if dim else []
         self._focus.draw(edges, nodes)
@@ -169,7 +172,8 @@ class GraphCanvas(QGraphicsView):
         """How strongly a node is drawn now (1: full; tests check the hover dimming)."""
         if node_id in self._focus.nodes:
             return 1.0
-        return self.nodes[node_id].effectiveOpacity()
+        veiled = 1 - VEIL_ALPHA / 255 if self._veil.isVisible() else 1.0
+        return veiled * self.nodes[node_id].effectiveOpacity()
 
     def tooltip(self, role: str, item_id: str) -> str:
         """The tooltip of a node or an edge (made when shown: thousands of items draw faster

@@ -22,6 +22,7 @@ import igraph
 import numpy as np
 
 SPACING = 70.0  # scene units of a typical edge
+NEAREST = 32.0  # scene units from a typical note to its nearest neighbour, at least
 GAP = 1.2 * SPACING  # between packed components
 KEEP_UP_TO = 0.1  # a change of at most this share of the notes keeps the old positions
 
@@ -97,8 +98,20 @@ def _component_layout(sub: igraph.Graph, seed: int) -> np.ndarray:
     ends = np.array(sub.get_edgelist(), dtype=np.int64).reshape(-1, 2)
     lengths = np.hypot(*(array[ends[:, 0]] - array[ends[:, 1]]).T)
     typical = float(np.median(lengths)) if len(lengths) else 1.0
-    array *= SPACING / (typical or 1.0)
+    # A typical edge `SPACING` long, but a dense graph (long links pull it together) spread
+    # until a typical note has room around it: nodes do not sit on each other.
+    scale = max(SPACING / (typical or 1.0), NEAREST / (_nearest(array, seed) or 1.0))
+    array *= scale
     return array - (array.max(axis=0) + array.min(axis=0)) / 2
+
+
+def _nearest(points: np.ndarray, seed: int, sample: int = 400) -> float:
+    """The median distance from a node to its nearest other node (of a sample of nodes)."""
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(len(points), size=min(sample, len(points)), replace=False)
+    gaps = np.hypot(*(points[chosen, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    gaps[np.arange(len(chosen)), chosen] = np.inf
+    return float(np.median(gaps.min(axis=1)))
 
 
 def _pack(n: int, shapes: list[tuple[list[int], np.ndarray]]) -> np.ndarray:
@@ -118,10 +131,10 @@ def _pack(n: int, shapes: list[tuple[list[int], np.ndarray]]) -> np.ndarray:
         thickness = 2 * max(r for _, _, r in ring)
         if sum(2 * r + GAP for _, _, r in ring) > _perimeter(inner + thickness / 2):
             ring.pop()
-            inner = _place_ring(array, ring, inner)
+            inner = _place_ring(array, ring, inner, main)
             ring = [(members, shape, radius)]
     if ring:
-        _place_ring(array, ring, inner)
+        _place_ring(array, ring, inner, main)
     return array
 
 
@@ -132,17 +145,28 @@ def _perimeter(axes: np.ndarray) -> float:
 
 
 def _place_ring(
-    array: np.ndarray, ring: list[tuple[list[int], np.ndarray, float]], inner: np.ndarray
+    array: np.ndarray,
+    ring: list[tuple[list[int], np.ndarray, float]],
+    inner: np.ndarray,
+    main: np.ndarray,
 ) -> np.ndarray:
-    """Spread `ring`'s components evenly on an ellipse outside `inner` (half axes); returns
-    where the next ring starts."""
+    """Spread `ring`'s components evenly on an ellipse outside `inner` (half axes), each
+    pushed out along its ray until it keeps clear of the `main` component's nodes (an
+    ellipse cuts the corners of the main box); returns where the next ring starts."""
     thickness = 2 * max(r for _, _, r in ring)
     middle = inner + thickness / 2
     spans = [2 * r + GAP for _, _, r in ring]
     total, start = sum(spans), 0.0
     for (members, shape, _), span in zip(ring, spans):
         theta = 2 * math.pi * start / total
-        array[members] = shape + middle * (math.cos(theta), math.sin(theta))
+        spot = middle * (math.cos(theta), math.sin(theta))
+        for _ in range(20):
+            placed = shape + spot
+            clear = np.hypot(*(placed[:, None, :] - main[None, :, :]).transpose(2, 0, 1))
+            if clear.min() >= GAP / 2:
+                break
+            spot = spot * 1.08
+        array[members] = shape + spot
         start += span
     return inner + thickness + GAP
 

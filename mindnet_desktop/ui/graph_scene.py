@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QPen
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -31,7 +31,9 @@ from mindnet_desktop.ui.graph_style import (
     short_title,
 )
 
-__all__ = ["KEY", "DrawnGraph", "bounds", "build_scene"]
+__all__ = ["KEY", "VEIL_ALPHA", "DrawnGraph", "bounds", "build_scene"]
+
+VEIL_ALPHA = 215  # of 255: what a hover does not touch shows through at about 15 %
 
 
 @dataclass
@@ -48,16 +50,22 @@ class DrawnGraph:
     radii: np.ndarray
     degree: np.ndarray
     edge_layer: QGraphicsRectItem
-    node_layer: QGraphicsRectItem
+    veil: QGraphicsRectItem  # over the nodes and edges, under the hovered ones: dims the rest
     focus: HoverFocus
     labels: LabelLayer
     hover_text: QGraphicsSimpleTextItem
 
 
 def build_scene(
-    parent: QWidget, graph: GraphSlice, positions: Positions, outline: QPen, ink: QBrush
+    parent: QWidget,
+    graph: GraphSlice,
+    positions: Positions,
+    outline: QPen,
+    ink: QBrush,
+    base: QColor,
 ) -> DrawnGraph:
-    """`graph` drawn at `positions` (missing nodes at the origin)."""
+    """`graph` drawn at `positions` (missing nodes at the origin); `ink` for titles, `base`
+    the background (the hover veil's colour)."""
     scene = QGraphicsScene(parent)
     # No index: long edges span many cells of a BSP tree, which then costs more to keep
     # and query than a plain list (measured with bench_graph).
@@ -73,9 +81,9 @@ def build_scene(
             adjacent[edge.target].append(edge.id)
     degree = np.array([len(adjacent[n]) for n in ids], dtype=float)
     radii = np.array([node_radius(int(d)) for d in degree])
-    # Layers, drawn in this order: edges, nodes, the hovered neighbourhood, titles, the
-    # hover text. Each is one parent, so one call dims, hides or shows all it holds.
-    edge_layer, node_layer, focus_layer, label_layer = (_layer() for _ in range(4))
+    # Drawn in this order: the edge layer, the nodes, the veil, the hovered neighbourhood,
+    # titles, the hover text. A layer is one parent: one call hides or shows all it holds.
+    edge_layer, focus_layer, label_layer = (_layer() for _ in range(3))
     seen: dict[tuple[str, str], int] = {}
     bends, ends, ends_radii = [], [], []
     for edge in graph.edges:
@@ -98,21 +106,30 @@ def build_scene(
     nodes: dict[str, QGraphicsEllipseItem] = {}
     for i, node in enumerate(graph.nodes.values()):
         (x, y), r = points[i], radii[i]
-        item = QGraphicsEllipseItem(x - r, y - r, 2 * r, 2 * r, node_layer)
+        # Top-level items: children of a layer paint about a third slower (bench_graph).
+        item = QGraphicsEllipseItem(x - r, y - r, 2 * r, 2 * r)
         item.setBrush(node_brush(node))
         item.setPen(outline)
         item.setData(KEY, ("node", node.id))
         nodes[node.id] = item
+    veil = QGraphicsRectItem(-1e7, -1e7, 2e7, 2e7)
+    veil.setPen(Qt.PenStyle.NoPen)
+    veil.setBrush(QBrush(QColor(base.red(), base.green(), base.blue(), VEIL_ALPHA)))
+    veil.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # drags pan through it
+    veil.hide()
     labels = LabelLayer(label_layer, [short_title(n.title) for n in graph.nodes.values()], ink)
-    for layer in (edge_layer, node_layer, focus_layer, label_layer):
-        scene.addItem(layer)  # with its children: cheaper than item by item
+    scene.addItem(edge_layer)  # with its children: cheaper than item by item
+    for item in nodes.values():
+        scene.addItem(item)
+    for layer in (veil, focus_layer, label_layer):
+        scene.addItem(layer)
     hover = QGraphicsSimpleTextItem()
     hover.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
     hover.hide()
     scene.addItem(hover)
     return DrawnGraph(
         scene, nodes, edges, ids, index, adjacent, points, radii, degree,
-        edge_layer, node_layer, HoverFocus(focus_layer), labels, hover,
+        edge_layer, veil, HoverFocus(focus_layer), labels, hover,
     )  # fmt: skip
 
 
