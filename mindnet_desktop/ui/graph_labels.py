@@ -26,10 +26,16 @@ MAX_CANDIDATES = 2500  # beyond, a full view has no room anyway: try the most im
 
 
 def choose_labels(
-    points: np.ndarray, sizes: np.ndarray, order: np.ndarray, width: float, height: float
+    points: np.ndarray,
+    sizes: np.ndarray,
+    order: np.ndarray,
+    width: float,
+    height: float,
+    always: frozenset[int] = frozenset(),
 ) -> list[tuple[int, float, float]]:
     """Greedy placement: each label in `order` is kept when its rectangle (right of its
-    node, vertically centred) lies in the viewport and overlaps no label kept before.
+    node, else left, below or above it) lies in the viewport and overlaps neither a label
+    kept before nor another node's circle.
 
     Args:
         points: k x 3 viewport x, y of each node's centre and its radius in pixels.
@@ -37,31 +43,62 @@ def choose_labels(
         order: Indices into `points`, most important first.
         width: Viewport width in pixels.
         height: Viewport height in pixels.
+        always: Nodes whose titles may cover other nodes (the selected and the hovered
+            one: the user is looking at them); they still never cover another title.
 
     Returns:
         (index, left, top) of each kept label, in pixels.
     """
-    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float, int]]] = {}
+    x, y, r = points[:, 0], points[:, 1], points[:, 2]
+    seen = np.flatnonzero((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
+    for i in seen.tolist():  # nodes in view are obstacles to every title but their own
+        _add(grid, (x[i] - r[i], y[i] - r[i], x[i] + r[i], y[i] + r[i]), i)
     kept: list[tuple[int, float, float]] = []
     for i in order[:MAX_CANDIDATES].tolist():
-        x, y, r = points[i]
         w, h = sizes[i]
-        left, top = x + r + GAP_PX, y - h / 2
-        right, bottom = left + w, top + h
-        if left < 0 or top < 0 or right > width or bottom > height:
-            continue
-        cells = [
-            (cx, cy)
-            for cx in range(int(left // CELL_PX), int(right // CELL_PX) + 1)
-            for cy in range(int(top // CELL_PX), int(bottom // CELL_PX) + 1)
-        ]
-        box = (left - GAP_PX, top - GAP_PX, right + GAP_PX, bottom + GAP_PX)
-        if any(_overlaps(box, other) for cell in cells for other in grid.get(cell, ())):
-            continue
-        for cell in cells:
-            grid.setdefault(cell, []).append((left, top, right, bottom))
-        kept.append((i, left - x, top - y))
+        reach = r[i] + GAP_PX
+        # Right of the node, else left of it, below it, above it: the first place free.
+        for left, top in (
+            (x[i] + reach, y[i] - h / 2),
+            (x[i] - reach - w, y[i] - h / 2),
+            (x[i] - w / 2, y[i] + reach),
+            (x[i] - w / 2, y[i] - reach - h),
+        ):
+            if _free(grid, i, left, top, left + w, top + h, width, height, i in always):
+                _add(grid, (left, top, left + w, top + h), -1)
+                kept.append((i, left - x[i], top - y[i]))
+                break
     return kept
+
+
+def _free(
+    grid: dict, i: int, left: float, top: float, right: float, bottom: float,  # type: ignore[type-arg]
+    width: float, height: float, over_nodes: bool = False,
+) -> bool:  # fmt: skip
+    """Whether node `i`'s title fits there: in view, clear of other titles and (unless
+    `over_nodes`) of other nodes."""
+    if left < 0 or top < 0 or right > width or bottom > height:
+        return False
+    box = (left - GAP_PX, top - GAP_PX, right + GAP_PX, bottom + GAP_PX)
+    return not any(
+        other[4] != i and not (over_nodes and other[4] >= 0) and _overlaps(box, other)
+        for cell in _cells(left, top, right, bottom)
+        for other in grid.get(cell, ())
+    )
+
+
+def _cells(left: float, top: float, right: float, bottom: float) -> list[tuple[int, int]]:
+    return [
+        (cx, cy)
+        for cx in range(int(left // CELL_PX), int(right // CELL_PX) + 1)
+        for cy in range(int(top // CELL_PX), int(bottom // CELL_PX) + 1)
+    ]
+
+
+def _add(grid: dict, box: tuple[float, float, float, float], owner: int) -> None:  # type: ignore[type-arg]
+    for cell in _cells(*box):
+        grid.setdefault(cell, []).append((*box, owner))
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -129,7 +166,8 @@ class LabelLayer:
             allowed = np.zeros(len(points), dtype=bool)
             allowed[list(among | set(rank))] = True
             order = order[allowed[order]]
-        kept = choose_labels(screen, self.sizes, order, *viewport)
+        always = frozenset(i for i, value in rank.items() if value < 2)
+        kept = choose_labels(screen, self.sizes, order, *viewport, always)
         self.show(kept, points, faded)
 
     def show(

@@ -92,6 +92,7 @@ class GraphSidePanel(QWidget):
         for part in (self.preview, neighbours_box, related_box):
             parts.addWidget(part)
         parts.setStretchFactor(0, 3)
+        parts.setSizes([340, 120, 180])  # the note's text gets the most room
         column = QVBoxLayout(self)
         column.setContentsMargins(4, 4, 4, 4)
         column.addWidget(QLabel(self.tr("Legend"), self))

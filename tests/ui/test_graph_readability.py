@@ -57,6 +57,10 @@ def check_readable(canvas: GraphCanvas) -> None:
         for node, item in canvas.nodes.items()
     }
     assert all(view.contains(QRectF(box)) for box in boxes.values())
+    for label in labels:  # a title covers no node (its own sits just left of it)
+        assert not any(
+            label.intersects(QRectF(box).adjusted(1, 1, -1, -1)) for box in boxes.values()
+        )
     links = nx.Graph((e.source, e.target) for e in canvas.slice.edges)
     main = max(nx.connected_components(links), key=len)
     left = min(boxes[n].left() for n in main)
