@@ -22,6 +22,7 @@ KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id), as in graph_canvas
 
 GAP_PX = 3.0  # between a node's rim and its title, and around each title
 CELL_PX = 64  # the grid that makes the overlap test local
+Grid = dict[tuple[int, int], list[tuple[float, float, float, float, int]]]
 MAX_CANDIDATES = 2500  # beyond, a full view has no room anyway: try the most important ones
 
 
@@ -32,6 +33,7 @@ def choose_labels(
     width: float,
     height: float,
     always: frozenset[int] = frozenset(),
+    obstacles: Grid | None = None,
 ) -> list[tuple[int, float, float]]:
     """Greedy placement: each label in `order` is kept when its rectangle (right of its
     node, else left, below or above it) lies in the viewport and overlaps neither a label
@@ -45,15 +47,14 @@ def choose_labels(
         height: Viewport height in pixels.
         always: Nodes whose titles may cover other nodes (the selected and the hovered
             one: the user is looking at them); they still never cover another title.
+        obstacles: The nodes' grid from `node_grid` for this view (made when None).
 
     Returns:
         (index, left, top) of each kept label, in pixels.
     """
-    grid: dict[tuple[int, int], list[tuple[float, float, float, float, int]]] = {}
     x, y, r = points[:, 0], points[:, 1], points[:, 2]
-    seen = np.flatnonzero((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
-    for i in seen.tolist():  # nodes in view are obstacles to every title but their own
-        _add(grid, (x[i] - r[i], y[i] - r[i], x[i] + r[i], y[i] + r[i]), i)
+    nodes = node_grid(points, width, height) if obstacles is None else obstacles
+    grid: Grid = {}  # the titles kept
     kept: list[tuple[int, float, float]] = []
     for i in order[:MAX_CANDIDATES].tolist():
         w, h = sizes[i]
@@ -65,26 +66,44 @@ def choose_labels(
             (x[i] - w / 2, y[i] + reach),
             (x[i] - w / 2, y[i] - reach - h),
         ):
-            if _free(grid, i, left, top, left + w, top + h, width, height, i in always):
+            if _free(grid, nodes, i, (left, top, left + w, top + h), (width, height), i in always):
                 _add(grid, (left, top, left + w, top + h), -1)
                 kept.append((i, left - x[i], top - y[i]))
                 break
     return kept
 
 
+def node_grid(points: np.ndarray, width: float, height: float) -> Grid:
+    """The nodes in view, by grid cell: obstacles to every title but their own."""
+    grid: Grid = {}
+    x, y, r = points[:, 0], points[:, 1], points[:, 2]
+    seen = np.flatnonzero((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
+    for i in seen.tolist():
+        _add(grid, (x[i] - r[i], y[i] - r[i], x[i] + r[i], y[i] + r[i]), i)
+    return grid
+
+
 def _free(
-    grid: dict, i: int, left: float, top: float, right: float, bottom: float,  # type: ignore[type-arg]
-    width: float, height: float, over_nodes: bool = False,
-) -> bool:  # fmt: skip
-    """Whether node `i`'s title fits there: in view, clear of other titles and (unless
-    `over_nodes`) of other nodes."""
-    if left < 0 or top < 0 or right > width or bottom > height:
+    titles: Grid,
+    nodes: Grid,
+    i: int,
+    box: tuple[float, float, float, float],
+    view: tuple[float, float],
+    over_nodes: bool = False,
+) -> bool:
+    """Whether node `i`'s title fits in `box`: in the view, clear of other titles and
+    (unless `over_nodes`) of other nodes."""
+    left, top, right, bottom = box
+    if left < 0 or top < 0 or right > view[0] or bottom > view[1]:
         return False
-    box = (left - GAP_PX, top - GAP_PX, right + GAP_PX, bottom + GAP_PX)
-    return not any(
-        other[4] != i and not (over_nodes and other[4] >= 0) and _overlaps(box, other)
-        for cell in _cells(left, top, right, bottom)
-        for other in grid.get(cell, ())
+    padded = (left - GAP_PX, top - GAP_PX, right + GAP_PX, bottom + GAP_PX)
+    cells = _cells(left, top, right, bottom)
+    if any(_overlaps(padded, other) for cell in cells for other in titles.get(cell, ())):
+        return False
+    return over_nodes or not any(
+        other[4] != i and _overlaps(padded, other)
+        for cell in cells
+        for other in nodes.get(cell, ())
     )
 
 
@@ -96,7 +115,7 @@ def _cells(left: float, top: float, right: float, bottom: float) -> list[tuple[i
     ]
 
 
-def _add(grid: dict, box: tuple[float, float, float, float], owner: int) -> None:  # type: ignore[type-arg]
+def _add(grid: Grid, box: tuple[float, float, float, float], owner: int) -> None:
     for cell in _cells(*box):
         grid.setdefault(cell, []).append((*box, owner))
 
@@ -120,6 +139,8 @@ class LabelLayer:
         ).reshape(-1, 2)
         self.items: dict[int, QGraphicsSimpleTextItem] = {}
         self.shown: set[int] = set()
+        self._grid: Grid = {}
+        self._grid_key: tuple[object, ...] = ()
 
     def update(
         self,
@@ -167,7 +188,10 @@ class LabelLayer:
             allowed[list(among | set(rank))] = True
             order = order[allowed[order]]
         always = frozenset(i for i, value in rank.items() if value < 2)
-        kept = choose_labels(screen, self.sizes, order, *viewport, always)
+        key = (transform.m11(), transform.m22(), transform.m31(), transform.m32(), viewport)
+        if key != self._grid_key:  # zoomed or panned: a hover at the same view reuses it
+            self._grid, self._grid_key = node_grid(screen, *viewport), key
+        kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid)
         self.show(kept, points, faded)
 
     def show(
