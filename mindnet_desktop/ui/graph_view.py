@@ -217,7 +217,10 @@ class GraphView(QWidget):
         if self._closed or generation != self._generation:
             return
         self.layout_seconds = seconds
-        moved = any(positions[n] != self._positions.get(n) for n in positions)
+        # Notes that were drawn before and kept their place: the user's zoom and pan stay.
+        moved = not any(n in self._positions for n in positions) or any(
+            n in self._positions and positions[n] != self._positions[n] for n in positions
+        )
         if keep or (self._positions and not moved):
             transform, centre = self.canvas.transform(), self.canvas.centre()
             self.canvas.show_slice(graph, positions)

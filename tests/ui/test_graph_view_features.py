@@ -86,6 +86,8 @@ def test_folder_tag_rule_and_unresolved_filters(qtbot, whole) -> None:
 
 def test_adding_a_note_keeps_every_position(qtbot, whole, host, vault) -> None:
     before = {n: whole.canvas.position(n) for n in whole.canvas.nodes}
+    whole.canvas.zoom_by(1.5)
+    view_before = whole.canvas.transform()
     friends = ["Wissen/Embeddings 101", "Glossar/HNSW"]
     (vault / "Wissen" / "Neue Notiz.md").write_text(
         "# Neue Notiz\n\nSiehe [[Embeddings 101]] und [[HNSW]].\n", encoding="utf-8"
@@ -95,6 +97,7 @@ def test_adding_a_note_keeps_every_position(qtbot, whole, host, vault) -> None:
     new = "Wissen/Neue Notiz"
     assert new in whole.canvas.nodes
     assert all(whole.canvas.position(n) == p for n, p in before.items())
+    assert whole.canvas.transform() == view_before  # no refit: nothing jumps on screen
     centre = [sum(getattr(before[f], k)() for f in friends) / 2 for k in ("x", "y")]
     at = whole.canvas.position(new)
     assert math.dist((at.x(), at.y()), centre) < 3 * SPACING
