@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QTextBlockFormat
 
 from mindnet_desktop.core.service.note_text import note_url
@@ -122,15 +122,9 @@ def test_colour_by_folder_and_community_follows_in_the_legend(qtbot, whole) -> N
 def test_double_click_opens_the_local_view(qtbot, whole) -> None:
     pos = whole.canvas.viewport_pos("node", ALPHA)
     with qtbot.waitSignal(whole.drawn, timeout=30000):
-        qtbot.mouseDClick(whole.canvas.viewport(), _left(), pos=pos)
+        qtbot.mouseDClick(whole.canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     assert not whole.controls.whole_vault()
     assert whole.canvas.slice.root == ALPHA
-
-
-def _left():  # noqa: ANN202
-    from PySide6.QtCore import Qt
-
-    return Qt.MouseButton.LeftButton
 
 
 def test_the_note_pane_renders_markdown_with_links_to_notes(qtbot, whole) -> None:
@@ -159,7 +153,7 @@ def test_related_list_links_a_note_with_one_click(qtbot, whole, host) -> None:
         whole.select_node(source)
     rows = whole.side.related
     assert rows.count() > 0
-    listed = [rows.item(i).data(0x0100) for i in range(rows.count())]
+    listed = [rows.item(i).data(Qt.ItemDataRole.UserRole) for i in range(rows.count())]
 
     def joined(mn) -> set[str]:  # noqa: ANN001
         return {e.target_note_id for e in mn.edges() if e.note_id == source} | {
@@ -172,7 +166,7 @@ def test_related_list_links_a_note_with_one_click(qtbot, whole, host) -> None:
     with qtbot.waitSignal(whole.related.shown, timeout=30000):
         whole.side.link_button.click()
     assert first in on_core(qtbot, host, joined)
-    assert first not in [rows.item(i).data(0x0100) for i in range(rows.count())]
+    assert first not in [rows.item(i).data(Qt.ItemDataRole.UserRole) for i in range(rows.count())]
     path = on_core(qtbot, host, lambda mn: mn.vault / mn.records[source].note.path)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert sum("[!edge] related_to:" in line for line in lines) == 1
