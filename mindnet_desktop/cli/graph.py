@@ -1,5 +1,5 @@
 """The CLI's knowledge-graph commands: edge-types, edge add/delete/restore, neighbors,
-traverse, search, rag, audit."""
+traverse, search, rag, related, audit."""
 
 from __future__ import annotations
 
@@ -159,6 +159,29 @@ def _print_hits(args: argparse.Namespace, head: dict[str, Any], hits: list[Any])
     return 0
 
 
+def cmd_related(args: argparse.Namespace, mn: Mindnet) -> int:
+    from mindnet_desktop.core.service.related import related
+
+    note = mn.find_note(args.note).note
+    found = related(mn, note.note_id, args.k, args.unlinked, args.folder)
+    if args.json:
+        print_json(
+            {
+                "note": mn.queries.node_info(note.note_id),
+                "unlinked": args.unlinked,
+                "folder": args.folder,
+                "count": len(found),
+                "related": [r.to_dict() for r in found],
+            }
+        )
+        return 0
+    for rank, item in enumerate(found, start=1):
+        mark = "  (linked)" if item.linked else ""
+        print(f"{rank}. {item.score:.3f}  {item.note_id}  [{item.type}]{mark}")
+        print("   " + "; ".join(item.reasons))
+    return 0
+
+
 def cmd_audit(args: argparse.Namespace, mn: Mindnet) -> int:
     events = mn.overlay.audit_log()
     if args.json:
@@ -176,6 +199,7 @@ COMMANDS = {
     "neighbors": cmd_neighbors,
     "traverse": cmd_traverse,
     "rag": cmd_rag,
+    "related": cmd_related,
     "audit": cmd_audit,
 }
 

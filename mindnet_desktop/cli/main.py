@@ -134,6 +134,14 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     rag.add_argument("--depth", type=int, default=2)
     rag.add_argument("--k", type=int, default=5)
 
+    related = sub.add_parser("related", parents=[common], help="notes related to a note")
+    related.add_argument("note", help="id, path, title, alias or file name")
+    related.add_argument("--k", type=int, default=10)
+    related.add_argument(
+        "--unlinked", action="store_true", help="only notes not yet joined by an edge"
+    )
+    related.add_argument("--folder", help="only notes in this folder")
+
     sub.add_parser("audit", parents=[common], help="the log of edge create/delete/restore")
 
     feedback = sub.add_parser("feedback", parents=[common], help="thumbs up/down for a result")

@@ -4,9 +4,10 @@
 Builds a synthetic graph slice (notes of every type, edges of several kinds and
 provenances), lays it out as the view does (off the GUI thread there; timed alone here),
 draws it on the view's canvas and paints it once, then zooms with wheel events and pans by
-dragging, painting after each step. Reports layout time, draw time (scene built + first
-paint), step frame times and the full paint when the moving pauses (a large graph hides its
-edges while moving). Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
+dragging, painting after each step. Reports layout time, draw time (scene built, titles
+chosen + first paint), step frame times, the full paint when the moving pauses (a large graph
+hides its edges while moving) and the hover highlight of the best-linked notes. Runs on the
+offscreen platform unless QT_QPA_PLATFORM says otherwise.
 """
 
 from __future__ import annotations
@@ -67,25 +68,28 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     graph = synthetic_slice(nodes, edges_per_node)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     positions = compute_layout(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
-    layout_s = time.perf_counter() - t0
+    layout_s, layout_cpu = time.perf_counter() - t0, time.process_time() - c0
 
     canvas = GraphCanvas()
     canvas.resize(1280, 800)
     canvas.show()
     app.processEvents()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     canvas.show_slice(graph, positions)
     canvas.fit()
     built_s = time.perf_counter() - t0
     canvas.viewport().repaint()
-    draw_s = time.perf_counter() - t0
+    draw_s, draw_cpu = time.perf_counter() - t0, time.process_time() - c0
+    cpu: dict[str, list[float]] = {}  # CPU time of this process per step (a busy machine's
+    # other processes do not count: close to the wall time on an idle one)
 
-    def frame(action: Any) -> float:
-        start = time.perf_counter()
+    def frame(action: Any, name: str = "") -> float:
+        start, used = time.perf_counter(), time.process_time()
         action()
         canvas.viewport().repaint()
+        cpu.setdefault(name, []).append((time.process_time() - used) * 1000)
         return (time.perf_counter() - start) * 1000
 
     def wheel(notches: int) -> None:
@@ -119,18 +123,23 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
         """The full paint (edges back) once the zooming or panning pauses."""
         return frame(canvas.settle_now)
 
-    zoom = [frame(lambda: wheel(-1)) for _ in range(2)]
+    zoom = [frame(lambda: wheel(-1), "zoom") for _ in range(2)]
     settled = [settle()]
-    zoom += [frame(lambda: wheel(1)) for _ in range(steps)]
+    zoom += [frame(lambda: wheel(1), "zoom") for _ in range(steps)]
     settled.append(settle())
     left, held = 300, Qt.MouseButton.LeftButton
     mouse(QEvent.Type.MouseButtonPress, left, held)
     pan = [
-        frame(lambda i=i: mouse(QEvent.Type.MouseMove, left + 30 * i, held))
+        frame(lambda i=i: mouse(QEvent.Type.MouseMove, left + 30 * i, held), "pan")
         for i in range(1, steps + 1)
     ]
     mouse(QEvent.Type.MouseButtonRelease, left + 30 * steps, Qt.MouseButton.NoButton)
     settled.append(settle())
+    canvas.fit()
+    canvas.viewport().repaint()
+    by_degree = sorted(canvas.nodes, key=lambda n: -len(canvas.neighbourhood(n)))
+    hover = [frame(lambda n=n: canvas.highlight(n), "hover") for n in by_degree[: steps // 2]]
+    hover += [frame(lambda: canvas.highlight(""), "hover")]
     canvas.close()
     return {
         "nodes": len(graph.nodes),
@@ -144,8 +153,21 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
             "settle_full_paint": [round(t, 1) for t in settled],
             "pan_median": round(statistics.median(pan), 1),
             "pan_max": round(max(pan), 1),
+            "hover_median": round(statistics.median(hover), 1),
+            "hover_max": round(max(hover), 1),
         },
-        "target": {"drawn_s": 2.0, "met": draw_s < 2.0},
+        "cpu": {
+            "layout_s": round(layout_cpu, 3),
+            "drawn_s": round(draw_cpu, 3),
+            **{
+                f"{name}_median_ms": round(statistics.median(v), 1)
+                for name, v in cpu.items()
+                if name
+            },
+        },  # fmt: skip
+        "labels_at_fit": len(canvas.labels.visible()),
+        # `drawn_s` kept for readers of the earlier report; the target is layout + draw.
+        "target": {"drawn_s": 2.0, "layout_and_drawn_s": 2.0, "met": layout_s + draw_s < 2.0},
     }
 
 
@@ -163,13 +185,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"graph: {report['nodes']} nodes, {report['edges']} edges")
     print(f"layout (off the GUI thread in the app): {report['layout_s']:.2f} s")
     print(f"scene built: {report['scene_built_s']:.2f} s")
-    print(f"drawn (scene built + first paint): {report['drawn_s']:.2f} s (target < 2 s)")
+    print(f"drawn (scene built + first paint): {report['drawn_s']:.2f} s")
+    print(f"layout + drawn: {report['layout_s'] + report['drawn_s']:.2f} s (target < 2 s)")
     print(
         f"zoom steps (wheel): median {frames['zoom_step_median']} ms,"
         f" max {frames['zoom_step_max']} ms"
     )
     print(f"pan steps (drag): median {frames['pan_median']} ms, max {frames['pan_max']} ms")
     print(f"full paint when zooming / panning pauses: {frames['settle_full_paint']} ms")
+    used = report["cpu"]
+    print(
+        f"CPU time of this process: layout {used['layout_s']:.2f} s, drawn {used['drawn_s']:.2f} s,"
+        f" zoom {used['zoom_median_ms']} ms, pan {used['pan_median_ms']} ms,"
+        f" hover {used['hover_median_ms']} ms (medians)"
+    )
+    print(
+        f"hover highlight (+ paint): median {frames['hover_median']} ms,"
+        f" max {frames['hover_max']} ms (target < 50 ms)"
+    )
     return 0
 
 

@@ -1,5 +1,6 @@
 """The drawing surface of the graph view: a `QGraphicsView` that draws a `GraphSlice` at given
-positions, zooms with the wheel, pans by dragging, shows an edge's kind on hover and reports
+positions (node size by degree, titles that never overlap), zooms with the wheel, pans by
+dragging, highlights a hovered node's neighbourhood, shows an edge's kind on hover and reports
 clicks and context-menu requests on nodes and edges.
 
 Items are plain C++ items (ellipses and paths, no Python subclasses, no shadows), so painting
@@ -8,7 +9,6 @@ thousands of them never calls back into Python.
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -21,12 +21,7 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
-    QGraphicsEllipseItem,
-    QGraphicsItem,
-    QGraphicsPathItem,
-    QGraphicsRectItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
     QToolTip,
     QWidget,
@@ -34,22 +29,15 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.graph_layout import Positions
-from mindnet_desktop.ui.graph_style import (
-    RADIUS,
-    colour_for,
-    edge_geometry,
-    edge_path,
-    edge_pen,
-    node_brush,
-    short_title,
-)
+from mindnet_desktop.ui.graph_scene import KEY, VEIL_ALPHA, bounds, build_scene
+from mindnet_desktop.ui.graph_style import colour_for
 from mindnet_desktop.ui.i18n import fill
 
-LABELS_UP_TO = 300  # node titles are drawn for small graphs only
+MAX_FIT_ZOOM = 2.0
+DIM_EDGES = 0.5  # under the veil: faint
 ANTIALIAS_UP_TO = 3000  # items; beyond, speed wins over smooth lines
 HIDE_EDGES_WHILE_MOVING = 3000  # edges
 SETTLE_MS = 180  # after the last zoom or pan step, the edges come back
-KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id)
 
 
 class GraphCanvas(QGraphicsView):
@@ -58,6 +46,7 @@ class GraphCanvas(QGraphicsView):
     node_clicked = Signal(str)
     node_double_clicked = Signal(str)
     menu_requested = Signal(str, str, QPoint)  # role ("node" / "edge"), id, global position
+    hovered = Signal(str)  # the node under the mouse ("" when none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,80 +60,120 @@ class GraphCanvas(QGraphicsView):
         )
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setMouseTracking(True)
-        self._edge_layer = QGraphicsRectItem()
+        for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # drag to pan, like Obsidian
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._show_edges)
-        self.nodes: dict[str, QGraphicsEllipseItem] = {}
-        self.edges: dict[str, QGraphicsPathItem] = {}
-        self.slice = GraphSlice()
+        self._settle.timeout.connect(self.update_labels)
+        self._relabel = QTimer(self)
+        self._relabel.setSingleShot(True)
+        self._relabel.setInterval(40)  # after a burst of scroll events, once
+        self._relabel.timeout.connect(self.update_labels)
         self._press: QPoint | None = None
-        self._hover = QGraphicsSimpleTextItem()
         self._marks: dict[str, tuple[str | None, QPen]] = {}
-        self.edge_data: dict[str, SliceEdge] = {}
         self._outline = QPen(QColor("#303030"), 1.0)
         self._outline.setCosmetic(True)
+        self.show_slice(GraphSlice(), {})  # every drawing attribute, for an empty graph
 
     # -- drawing -------------------------------------------------------------------------
     def show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
-        self._show_slice(graph, positions)
-
-    def _show_slice(self, graph: GraphSlice, positions: Positions) -> None:
-        scene = QGraphicsScene(self)
-        # No index: long edges span many cells of a BSP tree, which then costs more to keep
-        # and query than a plain list (measured with bench_graph).
-        scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-        self.nodes, self.edges, self.slice = {}, {}, graph
-        self.edge_data = {edge.id: edge for edge in graph.edges}
-        # Items added later are drawn on top: edges first, then nodes, then the hover label.
-        # The edges share one parent, so one call hides or shows them all.
-        self._edge_layer = QGraphicsRectItem()
-        self._edge_layer.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
-        seen: dict[tuple[str, str], int] = {}
-        bends, ends = [], []
-        origin = (0.0, 0.0)
-        for edge in graph.edges:
-            pair = (edge.source, edge.target)
-            nth = seen[pair] = seen.get(pair, -1) + 1
-            bends.append(0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1))
-            ends.append((*positions.get(edge.source, origin), *positions.get(edge.target, origin)))
-        rows = edge_geometry(np.array(ends).reshape(-1, 4), np.array(bends)).tolist()
-        for edge, bend, points in zip(graph.edges, bends, rows):
-            item = QGraphicsPathItem(self._edge_layer)
-            item.setPen(edge_pen(edge))  # before the path: the bounds are computed once
-            item.setPath(edge_path(points, bool(bend)))
-            item.setData(KEY, ("edge", edge.id))
-            self.edges[edge.id] = item
-        scene.addItem(self._edge_layer)  # with its children: cheaper than item by item
-        labels = len(graph.nodes) <= LABELS_UP_TO
-        ink = self.palette().text()  # readable on the light and the dark palette
-        for node in graph.nodes.values():
-            x, y = positions.get(node.id, (0.0, 0.0))
-            item = QGraphicsEllipseItem(x - RADIUS, y - RADIUS, 2 * RADIUS, 2 * RADIUS)
-            item.setBrush(node_brush(node))
-            item.setPen(self._outline)
-            item.setData(KEY, ("node", node.id))
-            if labels:
-                text = QGraphicsSimpleTextItem(short_title(node.title), item)
-                text.setBrush(ink)
-                text.setPos(x + RADIUS + 2, y - RADIUS)
-            scene.addItem(item)
-            self.nodes[node.id] = item
-        self._hover = QGraphicsSimpleTextItem()
-        self._hover.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self._hover.hide()
-        scene.addItem(self._hover)
+        palette = self.palette()
+        drawn = build_scene(
+            self, graph, positions, self._outline, palette.text(), palette.base().color()
+        )
+        scene = drawn.scene
+        self.slice, self.nodes, self.edges = graph, drawn.nodes, drawn.edges
+        self.edge_data: dict[str, SliceEdge] = {edge.id: edge for edge in graph.edges}
+        self.hover_node = ""
+        # Node arrays in `_ids` order: scene centres, radii, edge counts.
+        self._ids, self._index_of, self._adjacent = drawn.ids, drawn.index_of, drawn.adjacent
+        self._points, self._radii, self.degree = drawn.points, drawn.radii, drawn.degree
+        self._edge_layer, self._veil = drawn.edge_layer, drawn.veil
+        self._focus, self.labels, self._hover = drawn.focus, drawn.labels, drawn.hover_text
+        self._edge_opacity = 1.0
+        self._full_labels: set[int] = set()  # titles of the last full pass
         smooth = len(graph.nodes) + len(graph.edges) <= ANTIALIAS_UP_TO
         self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
         old = self.scene()
         self.setScene(scene)
         old.deleteLater()
-        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-60, -60, 60, 60))
+        # Room around the nodes, so any of them can be centred (search, focus).
+        rect = self.nodes_rect()
+        room = max(rect.width(), rect.height(), 1000.0)
+        scene.setSceneRect(rect.adjusted(-room, -room, room, room))
         for node_id, _ in self._marks.values():
             if node_id:
                 self._style(node_id)
+
+    def nodes_rect(self) -> QRectF:
+        """The scene rectangle holding every node (titles may reach beyond)."""
+        return bounds(self._points, self._radii)
+
+    def set_brushes(self, brushes: dict[str, QBrush]) -> None:
+        """Recolour nodes (colour by type, folder or community)."""
+        for node_id, brush in brushes.items():
+            item = self.nodes.get(node_id)
+            if item is not None:
+                item.setBrush(brush)
+
+    # -- titles and hover ---------------------------------------------------------------
+    def update_labels(self, quick: bool = False) -> None:
+        """Show the titles that fit at this zoom, most important first (selected, hovered
+        and its neighbours, then by degree); none of them overlap. `quick` (a hover) only
+        reconsiders the titles of the last full pass and the ranked nodes."""
+        near = self.neighbourhood(self.hover_node) if self.hover_node else set()
+        rank = {self._index_of[n]: 2 for n in near}
+        if self.hover_node:
+            rank[self._index_of[self.hover_node]] = 1
+        selected = self.marked("selected")
+        if selected in self._index_of:
+            rank[self._index_of[str(selected)]] = 0
+        faded = {i for i, n in enumerate(self._ids) if n not in near} if near else set()
+        view = self.viewport().rect()
+        self.labels.update(
+            self.viewportTransform(), self._points, self._radii, self.degree, rank, faded,
+            (view.width(), view.height()), self._full_labels if quick else None,
+        )  # fmt: skip
+        if not quick:
+            self._full_labels = set(self.labels.shown)
+
+    def neighbourhood(self, node_id: str) -> set[str]:
+        """The node and the nodes one edge away (either way)."""
+        found = {node_id}
+        for edge_id in self._adjacent.get(node_id, ()):
+            edge = self.edge_data[edge_id]
+            found.update((edge.source, edge.target))
+        return found
+
+    def highlight(self, node_id: str) -> None:
+        """Hovering: the node, its edges and its neighbours drawn on top at full strength,
+        everything else dimmed ("" ends it). Costs the node's degree, not the graph's size:
+        the rest is dimmed through its layers' opacity."""
+        if node_id == self.hover_node or (node_id and node_id not in self.nodes):
+            return
+        self.hover_node = node_id
+        dim = bool(node_id)
+        # A large graph hides the other edges: faint, they would cost a full paint each time.
+        faint = DIM_EDGES if len(self.edges) <= HIDE_EDGES_WHILE_MOVING else 0.0
+        self._edge_opacity = faint if dim else 1.0
+        if self.settled():
+            self._edge_layer.setOpacity(self._edge_opacity)
+        self._veil.setVisible(dim)
+        edges = [self.edges[e] for e in self._adjacent[node_id]] if dim else []
+        nodes = [self.nodes[n] for n in sorted(self.neighbourhood(node_id))] if dim else []
+        self._focus.draw(edges, nodes)
+        self.update_labels(quick=True)
+        self.hovered.emit(node_id)
+
+    def node_opacity(self, node_id: str) -> float:
+        """How strongly a node is drawn now (1: full; tests check the hover dimming)."""
+        if node_id in self._focus.nodes:
+            return 1.0
+        veiled = 1 - VEIL_ALPHA / 255 if self._veil.isVisible() else 1.0
+        return veiled * self.nodes[node_id].effectiveOpacity()
 
     def tooltip(self, role: str, item_id: str) -> str:
         """The tooltip of a node or an edge (made when shown: thousands of items draw faster
@@ -204,6 +233,13 @@ class GraphCanvas(QGraphicsView):
         if node_id in self.nodes:
             self.centerOn(self.position(node_id))
 
+    def zoom_to_read(self, node_id: str) -> None:
+        """Centre a node, zoomed in to natural size if the view is farther out (search)."""
+        if self.transform().m11() < 1.0:
+            self.setTransform(self.transform().fromScale(1.0, 1.0))
+        self.center_on(node_id)
+        self.update_labels()
+
     # -- hit testing ---------------------------------------------------------------------
     def hit(self, pos: QPoint) -> tuple[str, str] | None:
         """(role, id) of the node, else the edge, within a few pixels of a viewport point."""
@@ -234,6 +270,7 @@ class GraphCanvas(QGraphicsView):
             return
         self._moving()
         self.scale(factor, factor)
+        self._relabel.start()
 
     def _moving(self) -> None:
         """A large graph hides its edges while the user zooms or pans (transparent: the
@@ -248,7 +285,7 @@ class GraphCanvas(QGraphicsView):
         self._show_edges()
 
     def _show_edges(self) -> None:
-        self._edge_layer.setOpacity(1.0)
+        self._edge_layer.setOpacity(self._edge_opacity)
 
     def settled(self) -> bool:
         """Whether the edges are drawn (no zoom or pan in progress)."""
@@ -294,6 +331,7 @@ class GraphCanvas(QGraphicsView):
             return
         super().mouseMoveEvent(event)
         found = self.hit(event.position().toPoint())
+        self.highlight(found[1] if found and found[0] == "node" else "")
         if found and found[0] == "edge":
             edge = self.edge_data[found[1]]
             self._hover.setText(edge.kind)
@@ -323,10 +361,25 @@ class GraphCanvas(QGraphicsView):
             self.menu_requested.emit(found[0], found[1], event.globalPos())
             event.accept()
 
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt API
+        self.highlight("")
+        super().leaveEvent(event)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt API
+        super().scrollContentsBy(dx, dy)
+        self._relabel.start()  # panned: other nodes are in view
+
+    def resizeEvent(self, event: QEvent) -> None:  # noqa: N802, D102 - Qt API
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._relabel.start()
+
     def fit(self) -> None:
-        rect: QRectF = self.scene().sceneRect()
-        if rect.width() < self.viewport().width() and rect.height() < self.viewport().height():
+        """Every node in view and filling it (a tiny graph at most twice its natural
+        size), titles chosen anew."""
+        rect = self.nodes_rect().adjusted(-30, -30, 30, 30)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > MAX_FIT_ZOOM:
             self.resetTransform()
+            self.scale(MAX_FIT_ZOOM, MAX_FIT_ZOOM)
             self.centerOn(rect.center())
-        else:
-            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.update_labels()

@@ -54,19 +54,42 @@ def _pen(kind: str, rule: bool, deleted: bool) -> QPen:
     return pen
 
 
-def edge_geometry(ends: np.ndarray, bends: np.ndarray) -> np.ndarray:
+def node_radius(degree: int) -> float:
+    """Bigger for notes with more links (like Obsidian), growing slowly so hubs stay round
+    dots, not discs."""
+    return RADIUS * min(2.2, 0.7 + 0.25 * math.sqrt(degree))
+
+
+def group_of(node: SliceNode, mode: str, communities: dict[str, int]) -> str:
+    """The colour group of a node: its type, its top folder, or its community."""
+    if node.kind != "note":
+        return ""
+    if mode == "folder":
+        return node.path.split("/", 1)[0] if "/" in node.path else "/"
+    if mode == "community":
+        return f"#{communities[node.id] + 1}" if node.id in communities else "-"
+    return node.type or "default"
+
+
+def edge_geometry(
+    ends: np.ndarray, bends: np.ndarray, radii: np.ndarray | None = None
+) -> np.ndarray:
     """Points of every edge at once: start, control, end, and the two ends of the arrow head.
 
     Args:
         ends: m x 4 node centres (ax, ay, bx, by).
         bends: How far each edge curves sideways (0: straight; parallel edges fan out).
+        radii: m x 2 radii of the two end nodes (default `RADIUS`), where the line starts
+            and ends.
 
     Returns:
         m x 10: start, control, end, arrow left, arrow right (x, y each).
     """
     a, b = ends[:, :2], ends[:, 2:]
     unit = _unit(b - a)
-    start, end = a + unit * RADIUS, b - unit * RADIUS
+    if radii is None:
+        radii = np.full((len(ends), 2), RADIUS)
+    start, end = a + unit * radii[:, :1], b - unit * radii[:, 1:]
     normal = np.stack([-unit[:, 1], unit[:, 0]], axis=1)
     control = (start + end) / 2 + normal * bends[:, None]
     tangent = _unit(end - control)

@@ -1,6 +1,8 @@
 """The graph view pane: the knowledge graph around the selected note (or the whole vault),
-filtered by kind, direction and depth; click a node for its neighbours and a preview; delete,
-restore and create edges.
+filtered by kind, direction, depth, folder, tag and more; hover a node to highlight its
+neighbourhood, click it for its text (Markdown), neighbours and related notes, double-click
+for its local view; search by title or alias; colour by type, folder or community; delete,
+restore and create edges, link a related note with one click.
 
 Every service call runs on the `ServiceHost`'s core thread, the layout on the global pool
 (`run_pure`, on copied ids); the GUI thread only builds the scene. A generation counter
@@ -16,17 +18,20 @@ from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidget
 
-from mindnet_desktop.core.domain import note_id_of_chunk
-from mindnet_desktop.core.graph.slice import GraphSlice, default_root, neighbourhood, whole_vault
+from mindnet_desktop.core.graph.slice import GraphSlice
+from mindnet_desktop.core.graph.slice_tools import communities, find_node
 from mindnet_desktop.core.service import edge_actions
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.note_text import note_markdown
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
+from mindnet_desktop.ui.graph_colours import colours
+from mindnet_desktop.ui.graph_fetch import Fetched, SliceRequest, fetch
 from mindnet_desktop.ui.graph_layout import Positions, compute_layout
-from mindnet_desktop.ui.graph_panels import GraphControls, GraphSidePanel
+from mindnet_desktop.ui.graph_panels import GraphControls
+from mindnet_desktop.ui.graph_related import RelatedNotes
+from mindnet_desktop.ui.graph_side import GraphSidePanel
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
-
-PREVIEW_CHARS = 400
 
 
 class GraphView(QWidget):
@@ -54,6 +59,7 @@ class GraphView(QWidget):
         self._kinds: list[str] = []
         self.last_created: str | None = None
         self._positions: Positions = {}  # of the last layout
+        self._communities: dict[str, int] | None = None  # of the drawn slice, once asked for
 
         self.controls = GraphControls(self)
         self.canvas = GraphCanvas(self)
@@ -74,9 +80,13 @@ class GraphView(QWidget):
 
         self.controls.changed.connect(self.reload)
         self.canvas.node_clicked.connect(self.select_node)
-        self.canvas.node_double_clicked.connect(self.focus_note)
+        self.canvas.node_double_clicked.connect(self.open_local)
         self.canvas.menu_requested.connect(self._show_menu)
+        self.controls.colour_changed.connect(self._recolour)
+        self.controls.search_requested.connect(self.search)
         self.side.neighbour_activated.connect(self.focus_note)
+        self.related = RelatedNotes(self._jobs, self.side, lambda: self.selected, self)
+        self.related.linked.connect(self._edge_linked)
         self.side.create_requested.connect(self.create_edge)
         self.side.clear_requested.connect(self._clear_new_edge)
         if host.mindnet is None:
@@ -97,6 +107,30 @@ class GraphView(QWidget):
         else:
             self.reload()
 
+    @Slot(str)
+    def open_local(self, note_id: str) -> None:
+        """The local view of a note: its neighbourhood (double-click)."""
+        self.root = self.selected = note_id
+        if self.controls.whole_vault():
+            self.controls.focus_box.setCurrentIndex(0)  # emits `changed`: reloads
+        else:
+            self.reload()
+
+    @Slot(str)
+    def search(self, text: str) -> None:
+        """Find a note by title or alias (exact, else the start, else a part of it, case
+        ignored), select it and centre it; a note not drawn opens in its local view."""
+        found = find_node(self.canvas.slice, text)
+        if found is not None:
+            self.select_node(found)
+            self.canvas.zoom_to_read(found)
+            return
+
+        def find(mn: Mindnet, job: Job) -> str:
+            return mn.find_note(text.strip()).note.note_id
+
+        self._jobs.submit(find, "find note", self.open_local)
+
     @property
     def reloads(self) -> int:
         """How often the view read the graph again (tests and the status bar)."""
@@ -109,25 +143,16 @@ class GraphView(QWidget):
             return
         self._generation += 1
         generation = self._generation
-        whole = self.controls.whole_vault()
-        root, depth = self.root, self.controls.depth()
-        direction, kinds = self.controls.direction(), self.controls.kinds()
-        deleted = self.controls.show_deleted()
-
-        def fetch(mn: Mindnet, job: Job) -> tuple[GraphSlice, list[str]]:
-            queries = mn.queries
-            kinds_now = sorted(mn.vocabulary.kinds)
-            if whole:
-                return whole_vault(queries, kinds, deleted), kinds_now
-            note = note_id_of_chunk(root) if root else None  # a citation may name a chunk
-            start = note if note and mn.has_note(note) else default_root(queries)
-            if start is None:
-                return GraphSlice(), kinds_now
-            return neighbourhood(queries, start, depth, direction, kinds, deleted), kinds_now
-
+        c = self.controls
+        request = SliceRequest(
+            c.whole_vault(), self.root, c.depth(), c.direction(), c.kinds(),
+            c.show_deleted(), c.filters(),
+        )  # fmt: skip
         self.controls.set_status(self.tr("Loading the graph…"))
         self._jobs.submit(
-            fetch, "graph slice", lambda result: self._slice_ready(generation, *result)
+            lambda mn, job: fetch(mn, request),
+            "graph slice",
+            lambda result: self._slice_ready(generation, result),
         )
 
     def node_count(self) -> int:
@@ -147,9 +172,12 @@ class GraphView(QWidget):
         return self._jobs.closed
 
     # -- loading ---------------------------------------------------------------------------
-    def _slice_ready(self, generation: int, graph: GraphSlice, kinds: list[str]) -> None:
+    def _slice_ready(self, generation: int, fetched: Fetched) -> None:
         if self._closed or generation != self._generation:
             return
+        graph, kinds = fetched.graph, fetched.kinds
+        self.controls.set_choices(fetched.folders, fetched.tags)
+        self.controls.set_names(fetched.names)
         if kinds != self._kinds:
             self._kinds = kinds
             self.controls.set_kinds(kinds)
@@ -164,10 +192,13 @@ class GraphView(QWidget):
             self._layout_ready(generation, graph, kept, 0.0, keep=True)
             return
         pairs = [(e.source, e.target) for e in graph.edges]
+        # A note or two more or less: the old positions stay and the new notes are placed
+        # beside their neighbours (`compute_layout` decides what "a little" is).
+        previous = dict(self._positions)
 
         def layout(job: Job) -> tuple[Positions, float]:
             start = time.perf_counter()
-            positions = compute_layout(ids, pairs, cancelled=job.cancelled)
+            positions = compute_layout(ids, pairs, cancelled=job.cancelled, previous=previous)
             return positions, time.perf_counter() - start
 
         self.controls.set_status(fill(self.tr("Laying out %1 notes…"), len(ids)))
@@ -186,16 +217,23 @@ class GraphView(QWidget):
         if self._closed or generation != self._generation:
             return
         self.layout_seconds = seconds
-        if keep:
+        # Notes that were drawn before and kept their place: the user's zoom and pan stay.
+        moved = not any(n in self._positions for n in positions) or any(
+            n in self._positions and positions[n] != self._positions[n] for n in positions
+        )
+        if keep or (self._positions and not moved):
             transform, centre = self.canvas.transform(), self.canvas.centre()
             self.canvas.show_slice(graph, positions)
             self.canvas.setTransform(transform)
             self.canvas.centerOn(centre)
+            self.canvas.update_labels()
         else:
-            self._positions = positions
             self.canvas.show_slice(graph, positions)
             self.canvas.fit()
-        self.side.set_legend(graph)
+        if not keep:
+            self._positions = positions
+        self._communities = None
+        self._recolour()
         self.canvas.mark("source", self.edge_source, "#d62728")
         self.controls.set_status(
             fill(self.tr("%1 notes, %2 edges"), self.node_count(), self.edge_count())
@@ -203,6 +241,25 @@ class GraphView(QWidget):
         if graph.root and self.selected in (None, graph.root):
             self.select_node(graph.root, announce=False)
         self.drawn.emit()
+
+    def _recolour(self, *_: Any) -> None:
+        """Colour the nodes by the chosen mode; communities are computed off the GUI thread
+        the first time they are asked for."""
+        graph, mode = self.canvas.slice, self.controls.colour_mode()
+        if mode == "community" and self._communities is None:
+            generation = self._generation
+
+            def found(result: dict[str, int]) -> None:
+                if generation == self._generation:
+                    self._communities = result
+                    self._recolour()
+
+            self._jobs.run_pure(lambda job: communities(graph), "communities", found)
+            return
+        brushes, groups, kinds = colours(graph, mode, self._communities)
+        self.canvas.set_brushes(brushes)
+        named = [(name or self.tr("unresolved link"), colour) for name, colour in groups]
+        self.side.set_legend(named, kinds)
 
     def _failed(self, message: str) -> None:
         if self._closed:
@@ -231,21 +288,20 @@ class GraphView(QWidget):
         def details(mn: Mindnet, job: Job) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
             queries = mn.queries
             page = queries.neighbors(node_id, direction, kinds, 500, None, deleted)
-            chunks = mn.chunks(node_id)
-            first = min(chunks, key=lambda c: c.seq).text if chunks else ""
-            return queries.node_info(node_id), [item.node for item in page.items], first
+            text = note_markdown(mn, node_id)
+            return queries.node_info(node_id), [item.node for item in page.items], text
 
         self._jobs.submit(
             details, "graph details", lambda result: self._details_ready(node_id, *result)
         )
+        self.related.load(node_id)
 
     def _details_ready(
         self, node_id: str, info: dict[str, Any], neighbours: list[dict[str, Any]], text: str
     ) -> None:
         if self._closed or node_id != self.selected:
             return
-        preview = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
-        self.side.show_details(info, neighbours, preview)
+        self.side.show_details(info, neighbours, text)
 
     # -- context menus -------------------------------------------------------------------------
     def menu_for(self, role: str, item_id: str) -> QMenu:
@@ -331,6 +387,10 @@ class GraphView(QWidget):
             return edge.id
 
         self._jobs.submit(create, "create edge", self._edge_created)
+
+    def _edge_linked(self, edge_id: str) -> None:
+        self.last_created = edge_id
+        self.reload()
 
     def _edge_created(self, edge_id: str) -> None:
         self.last_created = edge_id

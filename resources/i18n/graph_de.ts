@@ -65,6 +65,34 @@ Konfidenz: %6</translation>
         <translation>Gelöschte zeigen</translation>
     </message>
     <message>
+        <source>Find a note (title or alias)</source>
+        <translation>Notiz finden (Titel oder Alias)</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Community</source>
+        <translation>Community</translation>
+    </message>
+    <message>
+        <source>Unresolved links</source>
+        <translation>Unaufgelöste Links</translation>
+    </message>
+    <message>
+        <source>Notes without links</source>
+        <translation>Notizen ohne Links</translation>
+    </message>
+    <message>
+        <source>Rule-made edges</source>
+        <translation>Kanten aus Regeln</translation>
+    </message>
+    <message>
         <source>Show:</source>
         <translation>Zeigen:</translation>
     </message>
@@ -76,9 +104,45 @@ Konfidenz: %6</translation>
         <source>Direction:</source>
         <translation>Richtung:</translation>
     </message>
+    <message>
+        <source>Colour:</source>
+        <translation>Farbe:</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>Ordner:</translation>
+    </message>
+    <message>
+        <source>Tag:</source>
+        <translation>Tag:</translation>
+    </message>
+    <message>
+        <source>Show also:</source>
+        <translation>Auch zeigen:</translation>
+    </message>
+    <message>
+        <source>All folders</source>
+        <translation>Alle Ordner</translation>
+    </message>
+    <message>
+        <source>All tags</source>
+        <translation>Alle Tags</translation>
+    </message>
 </context>
 <context>
     <name>GraphSidePanel</name>
+    <message>
+        <source>Only not yet linked</source>
+        <translation>Nur noch nicht verknüpfte</translation>
+    </message>
+    <message>
+        <source>Link</source>
+        <translation>Verknüpfen</translation>
+    </message>
+    <message>
+        <source>Create a related_to edge to the chosen note</source>
+        <translation>Eine related_to-Kante zur gewählten Notiz anlegen</translation>
+    </message>
     <message>
         <source>Create edge</source>
         <translation>Kante anlegen</translation>
@@ -104,20 +168,16 @@ Konfidenz: %6</translation>
         <translation>Art:</translation>
     </message>
     <message>
+        <source>Related</source>
+        <translation>Verwandt</translation>
+    </message>
+    <message>
         <source>Legend</source>
         <translation>Legende</translation>
     </message>
     <message>
-        <source>Selected note</source>
-        <translation>Ausgewählte Notiz</translation>
-    </message>
-    <message>
         <source>Neighbours</source>
         <translation>Nachbarn</translation>
-    </message>
-    <message>
-        <source>unresolved link</source>
-        <translation>nicht aufgelöster Link</translation>
     </message>
     <message>
         <source>- - dashed: made by a rule</source>
@@ -128,6 +188,10 @@ Konfidenz: %6</translation>
 Type: %2</source>
         <translation>%1
 Typ: %2</translation>
+    </message>
+    <message>
+        <source>[linked]</source>
+        <translation>[verknüpft]</translation>
     </message>
     <message>
         <source>(context menu: Start edge from here)</source>
@@ -151,6 +215,10 @@ Typ: %2</translation>
     <message>
         <source>%1 notes, %2 edges</source>
         <translation>%1 Notizen, %2 Kanten</translation>
+    </message>
+    <message>
+        <source>unresolved link</source>
+        <translation>nicht aufgelöster Link</translation>
     </message>
     <message>
         <source>Restore edge</source>

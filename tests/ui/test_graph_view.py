@@ -188,7 +188,7 @@ def test_clicking_a_node_selects_it_and_lists_its_neighbours(qtbot, view, host) 
     total = on_core(qtbot, host, lambda mn: mn.queries.neighbors(other, "both").total)
     qtbot.waitUntil(lambda: view.side.neighbours.count() == total, timeout=10000)
     title = view.canvas.slice.nodes[other].title
-    qtbot.waitUntil(lambda: view.side.preview.text().startswith(title), timeout=10000)
+    qtbot.waitUntil(lambda: view.side.title.text().startswith(title), timeout=10000)
 
 
 def test_hovering_an_edge_shows_its_kind(qtbot, view) -> None:

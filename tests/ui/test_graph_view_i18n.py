@@ -8,7 +8,8 @@ from PySide6.QtCore import QCoreApplication, QTranslator
 
 from mindnet_desktop.core.graph.slice import SliceEdge, SliceNode
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
-from mindnet_desktop.ui.graph_panels import GraphControls, GraphSidePanel
+from mindnet_desktop.ui.graph_panels import GraphControls
+from mindnet_desktop.ui.graph_side import GraphSidePanel
 
 QM = Path(__file__).resolve().parents[2] / "resources" / "i18n" / "graph_de.qm"
 

@@ -24,6 +24,8 @@ class SliceNode:
     title: str
     type: str = ""
     path: str = ""
+    tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,15 @@ def _node(queries: GraphQueries, node: str) -> SliceNode:
     data = queries.g.nodes[node]
     kind = str(data.get("kind", "pending"))
     title = str(data.get("title") or node)
-    return SliceNode(node, kind, title, str(data.get("type", "")), str(data.get("path", "")))
+    return SliceNode(
+        node,
+        kind,
+        title,
+        str(data.get("type", "")),
+        str(data.get("path", "")),
+        tuple(str(t) for t in data.get("tags") or ()),
+        tuple(str(a) for a in data.get("aliases") or ()),
+    )
 
 
 def _edge(here: str, neighbour: str, hop: Hop, data: dict[str, Any]) -> SliceEdge:

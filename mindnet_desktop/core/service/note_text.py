@@ -1,0 +1,68 @@
+"""A note's text for reading in the app: its Markdown body with every `[[wikilink]]` turned
+into a Markdown link to the note it resolves to (`mindnet-note:` URLs the graph view follows),
+so a Markdown renderer shows headings, lists and clickable links instead of raw text."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, unquote
+
+from mindnet_desktop.core.ingest.links import split_target
+from mindnet_desktop.core.ingest.parse import parse_markdown
+from mindnet_desktop.core.service.mindnet import Mindnet, NoteNotFoundError
+
+SCHEME = "mindnet-note"
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
+INLINE_RELATION = re.compile(r"^rel:(\S+)\s+(.+)$")
+
+
+def note_url(note_id: str) -> str:
+    return f"{SCHEME}:{quote(note_id, safe='')}"
+
+
+def note_of_url(url: str) -> str | None:
+    """The note id of a `note_url`, None for any other URL."""
+    prefix = SCHEME + ":"
+    return unquote(url[len(prefix) :]) if url.startswith(prefix) else None
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\[\]\\*_`])", r"\\\1", text)
+
+
+def linked_markdown(mn: Mindnet, note_id: str, body: str) -> str:
+    """`body` with wikilinks as Markdown links (unresolved ones as plain text, embeds as
+    their name in italics)."""
+
+    def link(match: re.Match[str]) -> str:
+        embed, inner = match.group(1), match.group(2)
+        relation = INLINE_RELATION.match(inner)
+        kind = ""
+        if relation:
+            kind, inner = relation.group(1) + " ", relation.group(2)
+        raw, _, alias = inner.partition("|")
+        target, heading = split_target(raw)
+        label = alias.strip() or (f"{target} › {heading}" if target and heading else target)
+        label = label or heading
+        if embed:
+            return f"*{_escape(label)}*"
+        if not target:  # [[#Heading]]: a place in this note
+            return _escape(kind + label)
+        try:
+            found = mn.find_note(target).note.note_id
+        except NoteNotFoundError:
+            return _escape(kind + label)
+        return f"{_escape(kind)}[{_escape(label)}](<{note_url(found)}>)"
+
+    return WIKILINK.sub(link, body)
+
+
+def note_markdown(mn: Mindnet, note_id: str) -> str:
+    """The note's body (read from the vault when the file is there, else as imported)
+    with resolved links."""
+    note = mn.records[note_id].note
+    body = note.body
+    path = mn.vault / note.path
+    if note.format == "markdown" and path.is_file():
+        body = parse_markdown(note.path, path.read_text(encoding="utf-8"), "").body
+    return linked_markdown(mn, note_id, body)

@@ -1,0 +1,108 @@
+"""Related notes: the notes most similar to one note, by the hybrid retriever's semantic and
+lexical candidates over the note's own text, each with its reasons. `unlinked` leaves out the
+notes already joined to it by an edge either way (the "not yet linked" list the graph view
+offers to link with one click)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.store.protocol import CandidateFilter
+
+QUERY_CHARS = 2000  # of the note's text, for the lexical query (its first terms count)
+
+
+@dataclass
+class RelatedNote:
+    """One related note; `score` = semantic weight · scaled cosine + lexical weight ·
+    scaled BM25, the two retriever terms (weights from `retriever.yaml`)."""
+
+    note_id: str
+    title: str
+    type: str
+    path: str
+    score: float
+    similarity: float  # cosine of the note vectors' best chunk pair
+    bm25: float
+    linked: bool
+    reasons: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def linked_notes(mn: Mindnet, note_id: str) -> set[str]:
+    """Notes joined to `note_id` by an active edge, either way (any kind, any chunk)."""
+    page = mn.queries.neighbors(note_id, "both", None, 100_000, None, False, "note")
+    return {item.node["id"] for item in page.items if item.node.get("kind") == "note"}
+
+
+def related(
+    mn: Mindnet, ref: str, k: int = 10, unlinked: bool = False, folder: str | None = None
+) -> list[RelatedNote]:
+    """The `k` notes most related to the note `ref` (id, path, title, alias or name).
+
+    Args:
+        mn: The open Mindnet.
+        ref: The note.
+        k: How many.
+        unlinked: Leave out notes already joined to it by an edge either way.
+        folder: Only notes in this folder (or below it).
+    """
+    note = mn.find_note(ref).note
+    linked = linked_notes(mn, note.note_id)
+    allowed = {
+        n
+        for n, record in mn.records.items()
+        if n != note.note_id
+        and not (unlinked and n in linked)
+        and (not folder or record.note.path.startswith(folder.rstrip("/") + "/"))
+    }
+    if not allowed:
+        return []
+    chunk_ids = mn.graph.chunks_of(note.note_id)
+    rows = mn.store.chunk_rows(chunk_ids, vectors=True)
+    vectors = [row.vector for row in rows.values() if row.vector is not None]
+    vector = np.mean(vectors, axis=0) if vectors else mn.embedder.embed_query([note.title])[0]
+    vector = vector / (np.linalg.norm(vector) or 1.0)
+    query = f"{note.title}\n{' '.join(note.aliases)}\n{note.body[:QUERY_CHARS]}"
+    retriever = mn.retriever
+    only = CandidateFilter(note_ids=frozenset(allowed))
+    found = retriever.candidates(
+        query, vector, only, None, max(retriever.config.candidate_pool, 8 * k)
+    )
+    best: dict[str, tuple[float, float]] = {}
+    for cid, row in found.rows.items():
+        owner = row.chunk.note_id
+        if owner not in allowed:
+            continue
+        sim, bm = best.get(owner, (-1.0, 0.0))
+        best[owner] = (max(sim, found.similarity.get(cid, -1.0)), max(bm, found.bm25.get(cid, 0.0)))
+    if not best:
+        return []
+    sims = [s for s, _ in best.values()]
+    low, high = min(sims), max(sims)
+    top_bm = max(b for _, b in best.values()) or 1.0
+    weights = retriever.config.weights
+    out = []
+    for owner, (sim, bm) in best.items():
+        semantic = (sim - low) / (high - low) if high > low else 1.0
+        score = weights["semantic"] * semantic + weights["lexical"] * bm / top_bm
+        record = mn.records[owner].note
+        reasons = [f"similar text (cosine {sim:.2f})"]
+        if bm > 0:
+            terms = mn.store.matched_terms(query[:600], {"text": record.body[:QUERY_CHARS]})
+            shared = ", ".join(terms.get("text", [])[:5])
+            reasons.append(f"shared words (BM25 {bm:.1f})" + (f": {shared}" if shared else ""))
+        if owner in linked:
+            reasons.append("already linked")
+        out.append(
+            RelatedNote(owner, record.title, record.type, record.path, round(score, 4),
+                        round(sim, 4), round(bm, 3), owner in linked, reasons)
+        )  # fmt: skip
+    out.sort(key=lambda r: (-r.score, r.note_id))
+    return out[:k]

@@ -1,0 +1,249 @@
+"""Node titles that never pile up, and the hovered neighbourhood drawn on top.
+
+Titles: after each zoom or pan the canvas asks `choose_labels` which
+titles fit, in priority order (selected, hovered and its neighbours, then by degree), and a
+`LabelLayer` shows those and hides the rest. Labels keep their size on screen, so zooming in
+makes room and more of them appear.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPen, QTransform
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsSimpleTextItem,
+)
+
+KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id), as in graph_canvas
+
+GAP_PX = 3.0  # between a node's rim and its title, and around each title
+CELL_PX = 64  # the grid that makes the overlap test local
+Grid = dict[tuple[int, int], list[tuple[float, float, float, float, int]]]
+MAX_CANDIDATES = 2500  # beyond, a full view has no room anyway: try the most important ones
+
+
+def choose_labels(
+    points: np.ndarray,
+    sizes: np.ndarray,
+    order: np.ndarray,
+    width: float,
+    height: float,
+    always: frozenset[int] = frozenset(),
+    obstacles: Grid | None = None,
+) -> list[tuple[int, float, float]]:
+    """Greedy placement: each label in `order` is kept when its rectangle (right of its
+    node, else left, below or above it) lies in the viewport and overlaps neither a label
+    kept before nor another node's circle.
+
+    Args:
+        points: k x 3 viewport x, y of each node's centre and its radius in pixels.
+        sizes: k x 2 width, height of each label in pixels.
+        order: Indices into `points`, most important first.
+        width: Viewport width in pixels.
+        height: Viewport height in pixels.
+        always: Nodes whose titles may cover other nodes (the selected and the hovered
+            one: the user is looking at them); they still never cover another title.
+        obstacles: The nodes' grid from `node_grid` for this view (made when None).
+
+    Returns:
+        (index, left, top) of each kept label, in pixels.
+    """
+    x, y, r = points[:, 0], points[:, 1], points[:, 2]
+    nodes = node_grid(points, width, height) if obstacles is None else obstacles
+    grid: Grid = {}  # the titles kept
+    kept: list[tuple[int, float, float]] = []
+    for i in order[:MAX_CANDIDATES].tolist():
+        w, h = sizes[i]
+        reach = r[i] + GAP_PX
+        # Right of the node, else left of it, below it, above it: the first place free.
+        for left, top in (
+            (x[i] + reach, y[i] - h / 2),
+            (x[i] - reach - w, y[i] - h / 2),
+            (x[i] - w / 2, y[i] + reach),
+            (x[i] - w / 2, y[i] - reach - h),
+        ):
+            if _free(grid, nodes, i, (left, top, left + w, top + h), (width, height), i in always):
+                _add(grid, (left, top, left + w, top + h), -1)
+                kept.append((i, left - x[i], top - y[i]))
+                break
+    return kept
+
+
+def node_grid(points: np.ndarray, width: float, height: float) -> Grid:
+    """The nodes in view, by grid cell: obstacles to every title but their own."""
+    grid: Grid = {}
+    x, y, r = points[:, 0], points[:, 1], points[:, 2]
+    seen = np.flatnonzero((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
+    for i in seen.tolist():
+        _add(grid, (x[i] - r[i], y[i] - r[i], x[i] + r[i], y[i] + r[i]), i)
+    return grid
+
+
+def _free(
+    titles: Grid,
+    nodes: Grid,
+    i: int,
+    box: tuple[float, float, float, float],
+    view: tuple[float, float],
+    over_nodes: bool = False,
+) -> bool:
+    """Whether node `i`'s title fits in `box`: in the view, clear of other titles and
+    (unless `over_nodes`) of other nodes."""
+    left, top, right, bottom = box
+    if left < 0 or top < 0 or right > view[0] or bottom > view[1]:
+        return False
+    padded = (left - GAP_PX, top - GAP_PX, right + GAP_PX, bottom + GAP_PX)
+    cells = _cells(left, top, right, bottom)
+    if any(_overlaps(padded, other) for cell in cells for other in titles.get(cell, ())):
+        return False
+    return over_nodes or not any(
+        other[4] != i and _overlaps(padded, other)
+        for cell in cells
+        for other in nodes.get(cell, ())
+    )
+
+
+def _cells(left: float, top: float, right: float, bottom: float) -> list[tuple[int, int]]:
+    return [
+        (cx, cy)
+        for cx in range(int(left // CELL_PX), int(right // CELL_PX) + 1)
+        for cy in range(int(top // CELL_PX), int(bottom // CELL_PX) + 1)
+    ]
+
+
+def _add(grid: Grid, box: tuple[float, float, float, float], owner: int) -> None:
+    for cell in _cells(*box):
+        grid.setdefault(cell, []).append((*box, owner))
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class LabelLayer:
+    """The title items of one scene, made when first shown (most are never shown)."""
+
+    def __init__(self, layer: QGraphicsRectItem, titles: list[str], ink: QBrush) -> None:
+        self.layer = layer
+        self.titles = titles
+        self.ink = ink
+        self.font = QFont()
+        metrics = QFontMetricsF(self.font)
+        self.sizes = np.array(
+            [(metrics.horizontalAdvance(t) + 1, metrics.height()) for t in titles] or [(0, 0)],
+            dtype=float,
+        ).reshape(-1, 2)
+        self.items: dict[int, QGraphicsSimpleTextItem] = {}
+        self.shown: set[int] = set()
+        self._grid: Grid = {}
+        self._grid_key: tuple[object, ...] = ()
+
+    def update(
+        self,
+        transform: QTransform,
+        points: np.ndarray,
+        radii: np.ndarray,
+        degree: np.ndarray,
+        rank: dict[int, int],
+        faded: set[int],
+        viewport: tuple[float, float],
+        among: set[int] | None = None,
+    ) -> None:
+        """Choose and show the titles for the view's `transform`.
+
+        Args:
+            transform: Scene to viewport.
+            points: n x 2 scene centres of the nodes.
+            radii: Scene radius of each node.
+            degree: Each node's edge count (more edges: its title comes first).
+            rank: Node index -> priority (0 first) for the few nodes that have one; others 3.
+            faded: Nodes whose titles are drawn half transparent.
+            viewport: Width and height in pixels.
+            among: Only these nodes and the ranked ones may get a title (a hover keeps the
+                titles of the last full pass and adds its neighbourhood's: a few dozen
+                candidates instead of thousands).
+        """
+        if not len(points):
+            self.show([], points, set())
+            return
+        x, y, t = points[:, 0], points[:, 1], transform
+        screen = np.stack(
+            [
+                t.m11() * x + t.m21() * y + t.m31(),
+                t.m12() * x + t.m22() * y + t.m32(),
+                radii * t.m11(),
+            ],
+            axis=1,
+        )
+        ranks = np.full(len(points), 3)
+        for i, value in rank.items():
+            ranks[i] = value
+        order = np.lexsort((np.arange(len(points)), -degree, ranks))
+        if among is not None:
+            allowed = np.zeros(len(points), dtype=bool)
+            allowed[list(among | set(rank))] = True
+            order = order[allowed[order]]
+        always = frozenset(i for i, value in rank.items() if value < 2)
+        key = (transform.m11(), transform.m22(), transform.m31(), transform.m32(), viewport)
+        if key != self._grid_key:  # zoomed or panned: a hover at the same view reuses it
+            self._grid, self._grid_key = node_grid(screen, *viewport), key
+        kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid)
+        self.show(kept, points, faded)
+
+    def show(
+        self, kept: list[tuple[int, float, float]], anchors: np.ndarray, faded: set[int]
+    ) -> None:
+        """Show the `kept` labels at their offsets from their nodes' scene `anchors`, the
+        `faded` ones half transparent; hide all others."""
+        now = {i for i, _, _ in kept}
+        for i in self.shown - now:
+            self.items[i].hide()
+        for i, dx, dy in kept:
+            item = self.items.get(i)
+            if item is None:
+                item = QGraphicsSimpleTextItem(self.titles[i], self.layer)
+                item.setFont(self.font)
+                item.setBrush(self.ink)
+                item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+                item.setPos(float(anchors[i, 0]), float(anchors[i, 1]))
+                self.items[i] = item
+            # Ignoring the view's transformations, the item's own transform is in pixels.
+            item.setTransform(QTransform.fromTranslate(dx, dy))
+            item.setOpacity(0.3 if i in faded else 1.0)
+            item.show()
+        self.shown = now
+
+    def visible(self) -> list[QGraphicsSimpleTextItem]:
+        return [self.items[i] for i in sorted(self.shown)]
+
+
+class HoverFocus:
+    """Copies of the hovered node, its neighbours and its edges, on a layer above the dimmed
+    rest (children of a dimmed layer cannot be brighter than it)."""
+
+    def __init__(self, layer: QGraphicsRectItem) -> None:
+        self.layer = layer
+        self.nodes: set[str] = set()
+
+    def draw(self, edges: list[QGraphicsPathItem], nodes: list[QGraphicsEllipseItem]) -> None:
+        for item in self.layer.childItems():
+            item.setParentItem(None)
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+        self.nodes = set()
+        for source in edges:
+            copy = QGraphicsPathItem(source.path(), self.layer)
+            pen = QPen(source.pen())
+            pen.setWidthF(2.4)
+            copy.setPen(pen)
+            copy.setData(KEY, source.data(KEY))
+        for source in nodes:
+            copy = QGraphicsEllipseItem(source.rect(), self.layer)
+            copy.setBrush(source.brush())
+            copy.setPen(source.pen())
+            copy.setData(KEY, source.data(KEY))
+            self.nodes.add(source.data(KEY)[1])
