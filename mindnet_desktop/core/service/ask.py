@@ -14,6 +14,7 @@ from mindnet_desktop.core.chat.answer import (
     load_prompts,
     pack_messages,
 )
+from mindnet_desktop.core.chat.intent import model_classifier
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.service.search import hybrid_search, log_ranked
@@ -34,14 +35,7 @@ def prepare(
     Uses the service; the model only to classify and to count tokens."""
     prompts = load_prompts(mn.config_lookup)
     error: str | None = None
-    classify = None
-    if llm is not None:
-
-        def classify(q: str) -> str:
-            return llm.complete(
-                [{"role": "system", "content": prompts.classify}, {"role": "user", "content": q}]
-            )
-
+    classify = model_classifier(llm, prompts.classify) if llm is not None else None
     try:
         routing = mn.decision_engine.route(question, classify)
     except ModelError as exc:
