@@ -66,13 +66,13 @@ def evaluate_intents(
     engine: DecisionEngine,
     questions: list[IntentQuestion],
     classify: Callable[[str], str] | None,
-    on_question: Callable[[int, int], None] | None = None,
+    on_question: Callable[[dict[str, str]], None] | None = None,
 ) -> dict[str, Any]:
     """Accuracy and confusion of each router (`slow` and `both` need `classify`)."""
     routed: dict[str, list[tuple[str, str]]] = {r: [] for r in ROUTERS}
     misses: list[dict[str, str]] = []
     keyword_hits, model_seconds = 0, 0.0
-    for i, question in enumerate(questions):
+    for question in questions:
         fast = engine.route(question.q)
         keyword_hits += fast.source == "keyword"
         routed["fast"].append((question.intent, fast.intent))
@@ -104,8 +104,15 @@ def evaluate_intents(
                     "source": fast.source,
                 }
             )
-        if on_question:
-            on_question(i + 1, len(questions))
+        if on_question:  # a long run shows (and keeps) each routing as it comes
+            on_question(
+                {
+                    "id": question.id,
+                    "gold": question.intent,
+                    "fast": fast.intent,
+                    **({"slow": slow.intent, "both": both.intent} if classify else {}),
+                }
+            )
     n = max(len(questions), 1)
     result: dict[str, Any] = {
         "questions": len(questions),

@@ -15,14 +15,12 @@ INTENTS_SET = QA_DIR / "chat" / "intents.yaml"
 ANSWERS_SET = QA_DIR / "chat" / "answers.yaml"
 
 
-def _progress(args: argparse.Namespace, label: str) -> Any:
-    if args.json or not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        print(f"\r{label} {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
-
-    return show
+def spread(items: list[Any], limit: int) -> list[Any]:
+    """`limit` items evenly spaced over `items` (all when 0): a short run still mixes the
+    sets' vaults, languages, kinds and intents, which come in blocks."""
+    if not limit or limit >= len(items):
+        return items
+    return [items[i * len(items) // limit] for i in range(limit)]
 
 
 def _config_dir(args: argparse.Namespace) -> Path | None:
@@ -36,16 +34,21 @@ def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from mindnet_desktop.core.chat.intent import load_decision_engine, model_classifier
     from mindnet_desktop.core.models.llm import LlamaChat
 
-    questions = [
-        q for q in load_intents(INTENTS_SET) if args.split == "all" or q.split == args.split
-    ][: args.limit or None]
+    questions = spread(
+        [q for q in load_intents(INTENTS_SET) if args.split == "all" or q.split == args.split],
+        args.limit,
+    )
     config = _config_dir(args)
     engine = load_decision_engine(config)
     classify, model = None, None
     if args.model != "none":
         llm = LlamaChat(args.model, n_ctx=1024, threads=args.threads)
         classify, model = model_classifier(llm, load_prompts(config).classify), llm
-    result = evaluate_intents(engine, questions, classify, _progress(args, "intents"))
+
+    def progress(row: dict[str, str]) -> None:
+        print(json.dumps(row), file=sys.stderr, flush=True)
+
+    result = evaluate_intents(engine, questions, classify, progress)
     result = {
         "benchmark": "intents",
         "split": args.split,
@@ -84,9 +87,10 @@ def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from mindnet_desktop.core.service.mindnet import Mindnet
     from mindnet_desktop.resources import ROOT
 
-    questions = [
-        q for q in load_answers(ANSWERS_SET) if args.split == "all" or q.split == args.split
-    ][: args.limit or None]
+    questions = spread(
+        [q for q in load_answers(ANSWERS_SET) if args.split == "all" or q.split == args.split],
+        args.limit,
+    )
     names = installed_models(args.model)
     models = {
         name: LlamaChat(name, n_ctx=4096, threads=args.threads, max_tokens=args.max_tokens)
