@@ -76,6 +76,15 @@ def test_a_sentence_without_shared_words_is_flagged_and_no_citation_no_check():
     assert [(c.citation, c.supported) for c in checks] == [(1, False)]
 
 
+def test_a_pointer_sentence_is_no_claim_and_a_leading_citation_joins_the_sentence_before():
+    answer = "Die 55X-Kassette reicht für 12.500 Seiten. [2] This is supported by note [2]."
+    checks = check_citations(answer, [hit(PRINTER), hit(TONER)])
+    assert [(c.sentence[:16], c.citation, c.supported) for c in checks] == [
+        ("Die 55X-Kassette", 2, True),
+        ("This is supporte", 2, True),
+    ]
+
+
 def test_relevance_cut_off_ignores_injected_notes():
     assert relevant_enough([hit("x", 0.6)], 0.5)
     assert not relevant_enough([hit("x", 0.3), hit("y", 0.9, injected=True)], 0.5)

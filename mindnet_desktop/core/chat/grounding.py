@@ -80,6 +80,22 @@ CONTENT = re.compile(r"\w{4,}|\d+(?:[.,]\d+)*")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 MIN_SHARED = 2  # content words a sentence shares with the source it cites
 MIN_SHARE = 0.3  # … or this share of its content words (short sentences)
+MIN_CLAIM_WORDS = 3  # fewer content words: no claim to check
+LEADING_CITES = re.compile(r"^((?:\s*\[\d+\])+)\s*")
+
+
+def _sentences(answer: str) -> list[str]:
+    """The answer's sentences; citations that open a sentence ("… Kassette. [2] Das …")
+    belong to the one before it."""
+    out: list[str] = []
+    for part in (s.strip() for s in SENTENCE_BREAK.split(answer)):
+        lead = LEADING_CITES.match(part)
+        if lead and out:
+            out[-1] += " " + lead.group(1).strip()
+            part = part[lead.end() :]
+        if part:
+            out.append(part)
+    return out
 
 
 @dataclass(frozen=True)
@@ -114,7 +130,7 @@ def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck
     stop = STOP_WORDS["de"] | STOP_WORDS["en"]
     texts = [h.text.casefold() for h in sources]
     checks: list[CitationCheck] = []
-    for sentence in (s.strip() for s in SENTENCE_BREAK.split(answer)):
+    for sentence in _sentences(answer):
         numbers = CITED.findall(sentence)
         if not numbers:
             continue
@@ -131,7 +147,12 @@ def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck
                 checks.append(CitationCheck(sentence, n, False, "its numbers are not in it"))
                 continue
             shared = {w for w in words if w in source}
-            ok = not words or len(shared) >= MIN_SHARED or len(shared) / len(words) >= MIN_SHARE
+            # "This is supported by note [2]." points at evidence and claims nothing.
+            ok = (
+                len(words) < MIN_CLAIM_WORDS
+                or len(shared) >= MIN_SHARED
+                or len(shared) / len(words) >= MIN_SHARE
+            )
             reason = f"{len(shared)} of {len(words)} content words in the source"
             checks.append(CitationCheck(sentence, n, ok, reason))
     return checks
