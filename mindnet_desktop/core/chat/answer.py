@@ -74,8 +74,9 @@ class Citer:
 class Prompts:
     classify: str
     strategies: dict[str, str]
-    # No fact source this close to the question (cosine): "not found in your notes".
-    min_similarity: float = 0.0
+    # Per embedder (cosines spread differently): no fact source this close to the question
+    # gives "not found in your notes"; an embedder not listed has no cut-off.
+    min_similarity: dict[str, float] = field(default_factory=dict)
     # Sources an answer reads when the caller gives no k (None: the retriever's k).
     sources: int | None = None
 
@@ -90,14 +91,17 @@ def load_prompts(config_dir: Path | None = None) -> Prompts:
     for name in STRATEGY_PROMPTS:
         if not isinstance(raw.get(name), str) or not raw[name].strip():
             raise ConfigError(path, f"strategies.{name}", "a system prompt (text)", raw.get(name))
-    cut = data.get("min_similarity", 0.0)
-    if not isinstance(cut, (int, float)) or not 0.0 <= cut < 1.0:
-        raise ConfigError(path, "min_similarity", "a cosine between 0 and 1", cut)
+    cut = data.get("min_similarity") or {}
+    if not isinstance(cut, dict) or not all(
+        isinstance(v, (int, float)) and 0.0 <= v < 1.0 for v in cut.values()
+    ):
+        raise ConfigError(path, "min_similarity", "embedder: a cosine between 0 and 1", cut)
     sources = data.get("sources")
     if sources is not None and (not isinstance(sources, int) or sources < 1):
         raise ConfigError(path, "sources", "a positive number of sources", sources)
     strategies = {k: str(v).strip() for k, v in raw.items()}
-    return Prompts(classify.strip(), strategies, float(cut), sources)
+    cuts = {str(k): float(v) for k, v in cut.items()}
+    return Prompts(classify.strip(), strategies, cuts, sources)
 
 
 @dataclass

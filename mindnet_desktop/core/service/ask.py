@@ -61,7 +61,8 @@ def prepare(
     prepared = Prepared(AskResult(found.query_id, question, routing, sources=ordered))
     result = prepared.result
     result.language = detect_language(question, default=language or "en")
-    if routing.intent == "FACT" and not relevant_enough(ordered, prompts.min_similarity):
+    cut = prompts.min_similarity.get(mn.embedder.name, 0.0)
+    if routing.intent == "FACT" and not relevant_enough(ordered, cut):
         # Nothing close enough: say so rather than let the model build on unrelated notes.
         result.not_found = True
         if llm is not None:
