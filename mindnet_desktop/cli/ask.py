@@ -66,6 +66,9 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
         for n, hit in enumerate(result.sources, start=1):
             mark = " [injected]" if hit.injected else ""
             print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})")
+        for check in result.citation_checks:
+            if not check.supported:  # a citation the source does not back up
+                print(f"flagged [{check.citation}]: {check.reason}: {check.sentence}")
     if result.error:
         print(f"mindnet: error: {result.error}", file=sys.stderr)
         return 2

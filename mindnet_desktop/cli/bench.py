@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.bench.vault_gen import generate_vault
+from mindnet_desktop.cli.bench_chat import bench_answers, bench_intents
 from mindnet_desktop.cli.common import drive, print_json
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
@@ -32,8 +33,20 @@ from mindnet_desktop.resources import ROOT
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench = sub.add_parser("bench", parents=[common], help="benchmarks on a generated vault")
-    bench.add_argument("which", choices=["import", "graph", "search", "ttft", "quality"])
-    bench.add_argument("--model", help="GGUF for `ttft` (default: the default chat model)")
+    bench.add_argument(
+        "which", choices=["import", "graph", "search", "ttft", "quality", "intents", "answers"]
+    )
+    bench.add_argument(
+        "--model",
+        help="`ttft`, `intents`: the chat model (default, test or a GGUF path; `intents`: "
+        "none = keywords only); `answers`: comma-separated models (default: every installed one)",
+    )
+    bench.add_argument("--limit", type=int, default=0, help="`intents`, `answers`: first N only")
+    bench.add_argument(
+        "--max-tokens", type=int, default=256, help="`answers`: longest answer in tokens"
+    )
+    bench.add_argument("--threads", type=int, help="`intents`, `answers`: llama.cpp threads")
+    bench.add_argument("--k", type=int, help="`answers`: sources per question (default: config)")
     bench.add_argument("--notes", type=int, default=6500, help="size of the generated vault")
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
@@ -314,6 +327,8 @@ BENCHES = {
     "search": bench_search,
     "ttft": bench_ttft,
     "quality": bench_quality,
+    "intents": bench_intents,
+    "answers": bench_answers,
 }
 
 
@@ -327,10 +342,11 @@ def run(args: argparse.Namespace) -> int:
             result = BENCHES[args.which](args, Path(tmp))
     if args.json:
         print_json(result)
-    elif args.which == "quality":
+    elif args.which in ("quality", "intents", "answers"):
         print(f"split: {result['split']}")
         print(result["table"])
-        print(f"full hybrid beats every single signal: {result['ok']}")
+        if args.which == "quality":
+            print(f"full hybrid beats every single signal: {result['ok']}")
     else:
         for key, value in result.items():
             print(f"{key:>28}: {value}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.chat.intent import load_decision_engine
+from mindnet_desktop.core.chat.intent import load_decision_engine, parse_label
 from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 
 ENGINE = load_decision_engine()
@@ -30,6 +30,53 @@ def test_keywords_route_fast(question, intent):
     routing = ENGINE.route(question, classify=lambda q: pytest.fail("the model was asked"))
     assert (routing.intent, routing.source) == (intent, "keyword")
     assert routing.matched
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        # Everyday question words: plain look-ups, no model call.
+        ("Warum hat das Budget die Cloud-Option ausgeschlossen?", "FACT"),
+        ("Wieso ist Fach 2 blockiert?", "FACT"),
+        ("Weshalb nutze ich Qdrant?", "FACT"),
+        ("Wie viel Platz braucht der Drucker?", "FACT"),
+        ("Wie viele Seiten schafft der Toner?", "FACT"),
+        ("Why did we drop the hosted option?", "FACT"),
+        ("How many pages does the cartridge last?", "FACT"),
+        ("How much did the benchmark cost?", "FACT"),
+        # A question about a decision already taken is a look-up, not advice.
+        ("What pros and cons did I write down for Chroma?", "FACT"),
+        # Advice on a choice, without "soll ich" / "should I".
+        ("Würdest du eher pgvector nehmen?", "DECISION"),
+        ("Would it make sense to move the LLM to the cloud?", "DECISION"),
+        ("Does a hosted database fit my principles?", "DECISION"),
+        # Feelings without "feel".
+        ("Ich bin echt frustriert wegen meines Knies.", "EMPATHY"),
+        ("Kind of disappointed in myself today.", "EMPATHY"),
+        # Code in the question outweighs a question word.
+        ("Warum meckert der Borrow-Checker hier?", "CODING"),
+        ("Why does `let x = &mut y;` fail?", "CODING"),
+    ],
+)
+def test_new_keywords_route_fast(question, intent):
+    routing = ENGINE.route(question, classify=lambda q: pytest.fail("the model was asked"))
+    assert (routing.intent, routing.source) == (intent, "keyword"), routing.matched
+
+
+def test_a_why_question_is_fact_even_when_the_model_would_say_decision():
+    routing = ENGINE.route(
+        "Warum wurde die Cloud-Variante verworfen?", classify=lambda q: "DECISION"
+    )
+    assert (routing.intent, routing.source) == ("FACT", "keyword")
+    assert "warum" in routing.matched
+
+
+def test_an_unsure_model_leaves_the_question_with_the_facts():
+    assert parse_label("FACT") == "FACT" and parse_label(" decision.") == "DECISION"
+    assert parse_label("DECISION or FACT") is None  # two labels: unsure
+    assert parse_label("not sure") is None
+    routed = ENGINE.route_by_model("Papierstau im Lager", lambda q: "EMPATHY, maybe DECISION")
+    assert (routed.intent, routed.source) == ("FACT", "default")
 
 
 def test_keywords_match_whole_words_only():

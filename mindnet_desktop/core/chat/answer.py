@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mindnet_desktop.core.chat.grounding import CitationCheck, check_citations, says_not_found
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
 from mindnet_desktop.core.models.llm import LlamaChat, Token
@@ -73,6 +74,11 @@ class Citer:
 class Prompts:
     classify: str
     strategies: dict[str, str]
+    # Per embedder (cosines spread differently): no fact source this close to the question
+    # gives "not found in your notes"; an embedder not listed has no cut-off.
+    min_similarity: dict[str, float] = field(default_factory=dict)
+    # Sources an answer reads when the caller gives no k (None: the retriever's k).
+    sources: int | None = None
 
 
 def load_prompts(config_dir: Path | None = None) -> Prompts:
@@ -85,7 +91,17 @@ def load_prompts(config_dir: Path | None = None) -> Prompts:
     for name in STRATEGY_PROMPTS:
         if not isinstance(raw.get(name), str) or not raw[name].strip():
             raise ConfigError(path, f"strategies.{name}", "a system prompt (text)", raw.get(name))
-    return Prompts(classify.strip(), {k: str(v).strip() for k, v in raw.items()})
+    cut = data.get("min_similarity") or {}
+    if not isinstance(cut, dict) or not all(
+        isinstance(v, (int, float)) and 0.0 <= v < 1.0 for v in cut.values()
+    ):
+        raise ConfigError(path, "min_similarity", "embedder: a cosine between 0 and 1", cut)
+    sources = data.get("sources")
+    if sources is not None and (not isinstance(sources, int) or sources < 1):
+        raise ConfigError(path, "sources", "a positive number of sources", sources)
+    strategies = {k: str(v).strip() for k, v in raw.items()}
+    cuts = {str(k): float(v) for k, v in cut.items()}
+    return Prompts(classify.strip(), strategies, cuts, sources)
 
 
 @dataclass
@@ -100,6 +116,9 @@ class AskResult:
     model: str | None = None
     error: str | None = None
     cancelled: bool = False
+    language: str | None = None  # of the question, which the answer follows
+    not_found: bool = False  # no source relevant enough, or the model said so
+    citation_checks: list[CitationCheck] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,6 +131,12 @@ class AskResult:
             "error": self.error,
             "cancelled": self.cancelled,
             "sources": [{"citation": n, **h.to_dict()} for n, h in enumerate(self.sources, 1)],
+            "language": self.language,
+            "not_found": self.not_found,
+            "citation_checks": [c.to_dict() for c in self.citation_checks],
+            "flagged_citations": sorted(
+                {c.citation for c in self.citation_checks if not c.supported}
+            ),
         }
 
 
@@ -200,6 +225,8 @@ def generate(
     model, never the service: it may run beside other work on the vault."""
     result = prepared.result
     if prepared.messages is None or llm is None:
+        if result.not_found and result.answer:  # decided without the model: say it
+            yield Token(result.answer)
         return
     try:
         pieces = []
@@ -214,5 +241,7 @@ def generate(
             yield Token(cited)
         result.answer = "".join(pieces).strip()
         result.cancelled = cancel is not None and cancel.is_set()
+        result.citation_checks = check_citations(result.answer, result.sources)
+        result.not_found = says_not_found(result.answer)
     except ModelError as exc:
         result.error = str(exc)

@@ -6,9 +6,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.models.llm import LlamaChat
 
 INTENTS = ("FACT", "DECISION", "EMPATHY", "CODING")
 IntentSource = Literal["keyword", "model", "default"]
@@ -20,6 +23,13 @@ class Strategy:
     keywords: tuple[str, ...]
     inject_types: tuple[str, ...]
     prompt: str
+    # Regexes that count like keywords: code in a question is a signal no word list gives.
+    patterns: tuple[re.Pattern[str], ...] = ()
+
+    def matches(self, text: str) -> tuple[str, ...]:
+        """The keywords and patterns found in `text` (casefolded, spaces collapsed)."""
+        words = tuple(k for k in self.keywords if _contains(text, k))
+        return words + tuple(m.group() for p in self.patterns if (m := p.search(text)))
 
 
 @dataclass(frozen=True)
@@ -43,17 +53,45 @@ class DecisionEngine:
         # On a tie the more specific strategy wins; the default intent comes last.
         order = sorted(self.strategies.values(), key=lambda s: s.intent == self.default_intent)
         for strategy in order:
-            found = tuple(k for k in strategy.keywords if _contains(text, k))
+            found = strategy.matches(text)
             if found and (best is None or len(found) > len(best.matched)):
                 best = Routing(strategy.intent, "keyword", found)
         if best is not None:
             return best
+        return self.route_by_model(question, classify)
+
+    def keyword_routing(self, question: str) -> Routing | None:
+        """The fast path alone: the keyword routing, or None when no keyword matches."""
+        routing = self.route(question)
+        return routing if routing.source == "keyword" else None
+
+    def route_by_model(self, question: str, classify: Callable[[str], str] | None) -> Routing:
+        """The slow path alone: the model's label; the default intent when there is no model
+        or it is unsure (names no label, or more than one)."""
         if classify is not None:
-            answer = classify(question).upper()
-            found = [(m.start(), i) for i in INTENTS if (m := re.search(rf"\b{i}\b", answer))]
-            if found:
-                return Routing(min(found)[1], "model")  # the label the model names first
+            label = parse_label(classify(question))
+            if label is not None:
+                return Routing(label, "model")
         return Routing(self.default_intent, "default")
+
+
+def parse_label(answer: str) -> str | None:
+    """The one intent label `answer` names; None when it names none or several: an unsure
+    model must not pull a plain question away from the facts (the default intent wins)."""
+    upper = answer.upper()
+    named = {i for i in INTENTS if re.search(rf"\b{i}\b", upper)}
+    return named.pop() if len(named) == 1 else None
+
+
+def model_classifier(llm: LlamaChat, prompt: str) -> Callable[[str], str]:
+    """`classify` for `DecisionEngine.route`: the chat model answers with a label."""
+
+    def classify(question: str) -> str:
+        return llm.complete(
+            [{"role": "system", "content": prompt}, {"role": "user", "content": question}]
+        )
+
+    return classify
 
 
 def _contains(text: str, keyword: str) -> bool:
@@ -76,11 +114,18 @@ def load_decision_engine(config_dir: Path | None = None) -> DecisionEngine:
         inject = spec.get("inject_types", [])
         if not isinstance(inject, list) or not all(isinstance(t, str) for t in inject):
             raise ConfigError(path, f"{key}.inject_types", "a list of note types", inject)
+        patterns = spec.get("patterns", [])
+        try:
+            compiled = tuple(re.compile(p) for p in patterns)
+        except (re.error, TypeError) as exc:
+            raise ConfigError(
+                path, f"{key}.patterns", "a list of regular expressions", exc
+            ) from exc
         prompt = spec.get("prompt")
         if not isinstance(prompt, str) or not prompt:
             raise ConfigError(path, f"{key}.prompt", "a prompt template name", prompt)
         strategies[intent] = Strategy(
-            intent, tuple(keywords), tuple(t.lower() for t in inject), prompt
+            intent, tuple(keywords), tuple(t.lower() for t in inject), prompt, compiled
         )
     unknown = sorted(set(raw) - set(INTENTS))
     if unknown:

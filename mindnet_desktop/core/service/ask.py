@@ -14,6 +14,13 @@ from mindnet_desktop.core.chat.answer import (
     load_prompts,
     pack_messages,
 )
+from mindnet_desktop.core.chat.grounding import (
+    LANGUAGE_NAMES,
+    NOT_FOUND,
+    detect_language,
+    relevant_enough,
+)
+from mindnet_desktop.core.chat.intent import model_classifier
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.service.search import hybrid_search, log_ranked
@@ -34,28 +41,38 @@ def prepare(
     Uses the service; the model only to classify and to count tokens."""
     prompts = load_prompts(mn.config_lookup)
     error: str | None = None
-    classify = None
-    if llm is not None:
-
-        def classify(q: str) -> str:
-            return llm.complete(
-                [{"role": "system", "content": prompts.classify}, {"role": "user", "content": q}]
-            )
-
+    classify = model_classifier(llm, prompts.classify) if llm is not None else None
     try:
         routing = mn.decision_engine.route(question, classify)
     except ModelError as exc:
         routing, error = mn.decision_engine.route(question), str(exc)
     # One hit per note: five chunks of one note would crowd out the other sources.
     found = hybrid_search(
-        mn, question, k, language=language, routing=routing, log=False, per_note=True
+        mn,
+        question,
+        k or prompts.sources,
+        language=language,
+        routing=routing,
+        log=False,
+        per_note=True,
     )
     facts = [h for h in found.hits if not h.injected]
     ordered = facts + [h for h in found.hits if h.injected]
     prepared = Prepared(AskResult(found.query_id, question, routing, sources=ordered))
     result = prepared.result
+    result.language = detect_language(question, default=language or "en")
+    cut = prompts.min_similarity.get(mn.embedder.name, 0.0)
+    if routing.intent == "FACT" and not relevant_enough(ordered, cut):
+        # Nothing close enough: say so rather than let the model build on unrelated notes.
+        result.not_found = True
+        if llm is not None:
+            result.answer, result.model = NOT_FOUND[result.language], llm.name
+        result.error = error
+        return prepared
     if llm is not None and error is None:
         system = prompts.strategies[mn.decision_engine.strategies[routing.intent].prompt]
+        # Small models drift into the notes' language; name the question's language.
+        system += f"\nAnswer in {LANGUAGE_NAMES[result.language]}."
         try:
             prepared.messages, result.sources = pack_messages(
                 llm, system, ordered, question, history or []

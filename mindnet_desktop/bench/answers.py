@@ -1,0 +1,202 @@
+"""Grounded answers on `resources/qa/chat/answers.yaml`: does `ask` state the fact the notes
+give, cite the note that gives it, cite only sources that exist, answer in the question's
+language and say "not found in your notes" when the notes do not hold the answer?
+
+Every figure is a share of the questions it applies to: `fact`, `cites_gold` and
+`fact_and_cited` over the answerable ones, `abstains` over the unanswerable ones (and
+`false_abstain` over the answerable), the others over all. Times: time to first token as the
+user waits for it (routing, retrieval and prompt included) and decode tokens per second.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mindnet_desktop.core.chat.answer import AskResult
+from mindnet_desktop.core.chat.grounding import detect_language, says_not_found
+from mindnet_desktop.core.config.type_registry import ConfigError
+from mindnet_desktop.core.models.llm import LlamaChat
+from mindnet_desktop.core.service.ask import ask
+from mindnet_desktop.core.service.mindnet import Mindnet
+
+CITED = re.compile(r"\[(\d+)\]")
+METRICS = (
+    "fact",
+    "cites_gold",
+    "fact_and_cited",
+    "cites_exist",
+    "language",
+    "abstains",
+    "false_abstain",
+)
+
+
+@dataclass(frozen=True)
+class AnswerQuestion:
+    id: str
+    vault: str
+    q: str
+    lang: str
+    kind: str
+    expect: tuple[str, ...]
+    gold: tuple[str, ...]
+    split: str
+
+    @property
+    def answerable(self) -> bool:
+        return self.kind != "unanswerable"
+
+
+def load_answers(path: Path) -> list[AnswerQuestion]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return [
+            AnswerQuestion(
+                str(r["id"]),
+                str(r["vault"]),
+                str(r["q"]),
+                r["lang"],
+                r["kind"],
+                tuple(r["expect"]),
+                tuple(r["gold"]),
+                r["split"],
+            )
+            for r in data["questions"]
+        ]
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+        raise ConfigError(path, "questions", "the answers set (see its header)", exc) from exc
+
+
+def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]:
+    """The per-question checks (None: the check does not apply to this question)."""
+    answer = result.answer
+    cited = {int(n) for n in CITED.findall(answer)}
+    paths = {n: h.path for n, h in enumerate(result.sources, start=1)}
+    fact = any(re.search(p, answer, re.IGNORECASE) for p in question.expect)
+    gold = any(paths.get(n) in question.gold for n in cited)
+    abstained = result.not_found or says_not_found(answer)
+    return {
+        "fact": fact if question.answerable else None,
+        "cites_gold": gold if question.answerable else None,
+        "fact_and_cited": (fact and gold) if question.answerable else None,
+        "cites_exist": cited <= set(paths),
+        "language": detect_language(answer, default="?") == question.lang,
+        "abstains": None if question.answerable else abstained,
+        "false_abstain": abstained if question.answerable else None,
+    }
+
+
+def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int | None) -> dict:
+    """Ask once; the checks, the answer and the timings."""
+    started = time.perf_counter()
+    first: float | None = None
+    tokens = 0
+    gen = ask(mn, question.q, llm, k=k, language=question.lang)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            result: AskResult = stop.value
+            break
+        tokens += 1
+        if first is None:
+            first = time.perf_counter()
+    done = time.perf_counter()
+    ttft = (first or done) - started
+    decode = done - (first or done)
+    return {
+        "id": question.id,
+        "q": question.q,
+        "kind": question.kind,
+        "lang": question.lang,
+        "answer": result.answer,
+        "intent": result.routing.intent,
+        "not_found": result.not_found,
+        "error": result.error,
+        "flagged_citations": result.to_dict()["flagged_citations"],
+        "top_similarity": round(max((h.similarity for h in result.sources), default=0.0), 3),
+        "sources": len(result.sources),
+        "ttft_s": round(ttft, 2),
+        "tokens": tokens,
+        "tokens_per_s": round((tokens - 1) / decode, 1) if tokens > 1 and decode > 0 else None,
+        "checks": score(question, result),
+    }
+
+
+def summarise(rows: list[dict]) -> dict[str, Any]:
+    """Shares per metric over the rows it applies to, and the median timings."""
+    summary: dict[str, Any] = {"questions": len(rows)}
+    for metric in METRICS:
+        values = [r["checks"][metric] for r in rows if r["checks"][metric] is not None]
+        summary[metric] = round(sum(values) / len(values), 3) if values else None
+        summary[f"{metric}_n"] = len(values)
+    ttfts = [r["ttft_s"] for r in rows]
+    speeds = [r["tokens_per_s"] for r in rows if r["tokens_per_s"]]
+    summary["median_ttft_s"] = round(statistics.median(ttfts), 2) if ttfts else None
+    summary["median_tokens_per_s"] = round(statistics.median(speeds), 1) if speeds else None
+    return summary
+
+
+def evaluate_answers(
+    open_vault: Callable[[str], Mindnet],
+    models: dict[str, LlamaChat],
+    questions: list[AnswerQuestion],
+    k: int | None = None,
+    on_row: Callable[[str, dict], None] | None = None,
+) -> dict[str, Any]:
+    """Every model over every question; each vault is opened (imported) once."""
+    rows: dict[str, list[dict]] = {name: [] for name in models}
+    by_vault: dict[str, list[AnswerQuestion]] = {}
+    for question in questions:
+        by_vault.setdefault(question.vault, []).append(question)
+    for vault, asked in by_vault.items():
+        mn = open_vault(vault)
+        for question in asked:
+            for name, llm in models.items():
+                rows[name].append(run_question(mn, llm, question, k))
+                if on_row:  # a long run shows (and keeps) each answer as it comes
+                    on_row(name, rows[name][-1])
+    return {
+        "models": {name: {"summary": summarise(r), "rows": r} for name, r in rows.items()},
+    }
+
+
+def answers_table(result: dict[str, Any]) -> str:
+    """The README's Markdown table: one column per model."""
+    names = list(result["models"])
+    summaries = [result["models"][n]["summary"] for n in names]
+    lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    labels = {
+        "fact": "fact correct",
+        "cites_gold": "cites a gold note",
+        "fact_and_cited": "fact correct and cited",
+        "cites_exist": "cites only existing sources",
+        "language": "answer in the question's language",
+        "abstains": "abstains when it should",
+        "false_abstain": "abstains wrongly (answerable)",
+    }
+    for metric, label in labels.items():
+        cells = []
+        for s in summaries:
+            value = s[metric]
+            cells.append("–" if value is None else f"{value:.2f} ({s[f'{metric}_n']})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append(
+        "| median time to first token | "
+        + " | ".join(f"{s['median_ttft_s']} s" for s in summaries)
+        + " |"
+    )
+    lines.append(
+        "| median decode speed | "
+        + " | ".join(f"{s['median_tokens_per_s']} tok/s" for s in summaries)
+        + " |"
+    )
+    return "\n".join(lines)

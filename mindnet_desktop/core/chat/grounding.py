@@ -1,0 +1,158 @@
+"""What keeps an answer honest: the question's language, the "not found in your notes" path
+when no source is relevant enough, and a check of every citation after generation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+
+# Frequent function words: a handful suffices to tell German from English in a question or
+# an answer of a few sentences (shared words like "in", "was" are left out).
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOP_WORDS = {
+    "de": _words(
+        "der die das den dem des ein eine einen einem und oder nicht ist sind war wie warum "
+        "wieso weshalb welche welcher welches wer wo wann ich du er sie wir ihr mein meine "
+        "dein deine mit für auf aus bei nach von vor zu zum zur auch noch nur schon sich "
+        "habe hat hatte wird werden kann können muss soll sollte über unter im ins am "
+        "dass weil wenn aber bitte viel viele man keine kein deinen notizen"
+    ),
+    "en": _words(
+        "the a an and or not is are was were how why which who where when what i you he she "
+        "we they my your with for on from at by of to also only already itself have has had "
+        "will would can could must should about under into that because if but please much "
+        "many does do did this these those there their notes"
+    ),
+}
+WORDS = re.compile(r"[^\W\d_]+")
+
+NOT_FOUND = {
+    "de": "Nicht in deinen Notizen gefunden.",
+    "en": "Not found in your notes.",
+}
+# The model's own ways of saying it (checked case-insensitively), for the benchmark too.
+NOT_FOUND_PATTERN = re.compile(
+    r"not found in your notes|(?:notes|sources) do(?:es)? not (?:contain|mention|say)"
+    r"|no (?:information|mention)|nicht in deinen notizen|"
+    r"(?:notizen|quellen) (?:enthalten|erwähnen|nennen) (?:keine|nicht|nichts)"
+    r"|keine (?:angabe|information)",
+    re.IGNORECASE,
+)
+LANGUAGE_NAMES = {"de": "German", "en": "English"}
+
+
+def detect_language(text: str, default: str = "en") -> str:
+    """`de` or `en` by counting stop words; `default` on a tie (no evidence either way)."""
+    words = [w.casefold() for w in WORDS.findall(text)]
+    counts = {lang: sum(w in stop for w in words) for lang, stop in STOP_WORDS.items()}
+    if counts["de"] == counts["en"]:
+        return default
+    return "de" if counts["de"] > counts["en"] else "en"
+
+
+def says_not_found(answer: str) -> bool:
+    return NOT_FOUND_PATTERN.search(answer) is not None
+
+
+def relevant_enough(sources: list[ScoredHit], min_similarity: float) -> bool:
+    """Whether any fact (not an injected note) is close enough to the question to answer it.
+
+    The cosine of the best chunk is the measure: the fused score is scaled per query, so it
+    is high for the best hit even when nothing fits."""
+    facts = [h for h in sources if not h.injected]
+    return any(h.similarity >= min_similarity for h in facts)
+
+
+# ---- citation checks ---------------------------------------------------------------------
+
+CITED = re.compile(r"\[(\d+)\]")
+# A sentence ends at . ! ? before a space (not inside "12.500") or at a line break.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+CONTENT = re.compile(r"\w{4,}|\d+(?:[.,]\d+)*")
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+MIN_SHARED = 2  # content words a sentence shares with the source it cites
+MIN_SHARE = 0.3  # … or this share of its content words (short sentences)
+MIN_CLAIM_WORDS = 3  # fewer content words: no claim to check
+LEADING_CITES = re.compile(r"^((?:\s*\[\d+\])+)\s*")
+
+
+def _sentences(answer: str) -> list[str]:
+    """The answer's sentences; citations that open a sentence ("… Kassette. [2] Das …")
+    belong to the one before it."""
+    out: list[str] = []
+    for part in (s.strip() for s in SENTENCE_BREAK.split(answer)):
+        lead = LEADING_CITES.match(part)
+        if lead and out:
+            out[-1] += " " + lead.group(1).strip()
+            part = part[lead.end() :]
+        if part:
+            out.append(part)
+    return out
+
+
+@dataclass(frozen=True)
+class CitationCheck:
+    """One citation [n] in one sentence: does source n support that sentence?"""
+
+    sentence: str
+    citation: int
+    supported: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sentence": self.sentence,
+            "citation": self.citation,
+            "supported": self.supported,
+            "reason": self.reason,
+        }
+
+
+def _normal_number(text: str) -> str:
+    return re.sub(r"[.,]", "", text)
+
+
+def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck]:
+    """Every citation of `answer`, checked against the text of the source it names.
+
+    A citation is flagged when it names no source, when the sentence's numbers are all
+    missing from the source (a number is the fact most often misattributed), or when the
+    sentence shares too few content words with it (the answer may paraphrase, so the bar is
+    low; an answer in another language than the note shares only names and numbers)."""
+    stop = STOP_WORDS["de"] | STOP_WORDS["en"]
+    texts = [h.text.casefold() for h in sources]
+    checks: list[CitationCheck] = []
+    for sentence in _sentences(answer):
+        numbers = CITED.findall(sentence)
+        if not numbers:
+            continue
+        bare = CITED.sub(" ", sentence).casefold()
+        words = {w for w in CONTENT.findall(bare) if w not in stop}
+        facts = {_normal_number(n) for n in NUMBER.findall(bare)}
+        for n in dict.fromkeys(int(x) for x in numbers):
+            if not 1 <= n <= len(texts):
+                checks.append(CitationCheck(sentence, n, False, "no such source"))
+                continue
+            source = texts[n - 1]
+            source_numbers = {_normal_number(x) for x in NUMBER.findall(source)}
+            if facts and not facts & source_numbers:
+                checks.append(CitationCheck(sentence, n, False, "its numbers are not in it"))
+                continue
+            shared = {w for w in words if w in source}
+            # "This is supported by note [2]." points at evidence and claims nothing.
+            ok = (
+                len(words) < MIN_CLAIM_WORDS
+                or len(shared) >= MIN_SHARED
+                or len(shared) / len(words) >= MIN_SHARE
+            )
+            reason = f"{len(shared)} of {len(words)} content words in the source"
+            checks.append(CitationCheck(sentence, n, ok, reason))
+    return checks

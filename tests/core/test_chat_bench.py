@@ -1,0 +1,76 @@
+"""The chat benches' scoring: what counts as a correct, cited, abstaining answer, and the
+intent confusion matrix. Pure logic on hand-made results; the runs need the real models."""
+
+from __future__ import annotations
+
+from mindnet_desktop.bench.answers import AnswerQuestion, score, summarise
+from mindnet_desktop.bench.intents import IntentQuestion, evaluate_intents
+from mindnet_desktop.cli.bench_chat import spread
+from mindnet_desktop.core.chat.answer import AskResult
+from mindnet_desktop.core.chat.intent import Routing, load_decision_engine
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+
+
+def _hit(path: str) -> ScoredHit:
+    return ScoredHit("n#1", "n", "n", path, "concept", "text", 1.0)
+
+
+def _question(kind: str = "fact") -> AnswerQuestion:
+    answerable = kind != "unanswerable"
+    return AnswerQuestion(
+        "ans-x",
+        "resources/example_vault",
+        "Wie viel Platz muss hinter dem Drucker frei bleiben?",
+        "de",
+        kind,
+        (r"\b10\s*cm\b",) if answerable else (),
+        ("Produkte/LaserJet 500 Handbuch.md",) if answerable else (),
+        "test",
+    )
+
+
+def _result(answer: str, not_found: bool = False) -> AskResult:
+    sources = [_hit("Support/Toner wechseln.md"), _hit("Produkte/LaserJet 500 Handbuch.md")]
+    return AskResult("q", "?", Routing("FACT", "keyword"), answer, sources, not_found=not_found)
+
+
+def test_a_correct_cited_answer_in_german_passes_every_check():
+    checks = score(_question(), _result("Hinter dem Drucker müssen 10 cm frei bleiben [2]."))
+    assert checks["fact_and_cited"] and checks["language"] and checks["cites_exist"]
+    assert checks["abstains"] is None and checks["false_abstain"] is False
+
+
+def test_a_wrong_citation_an_unknown_source_and_english_fail():
+    checks = score(_question(), _result("There must be 10 cm free behind it [1] [3]."))
+    assert checks["fact"] and not checks["cites_gold"] and not checks["fact_and_cited"]
+    assert not checks["cites_exist"] and not checks["language"]
+
+
+def test_abstaining_is_right_only_for_unanswerable_questions():
+    said = "Nicht in deinen Notizen gefunden."
+    assert score(_question("unanswerable"), _result(said, True))["abstains"] is True
+    assert score(_question(), _result(said, True))["false_abstain"] is True
+    rows = [
+        {"checks": score(_question(), _result(said, True)), "ttft_s": 2.0, "tokens_per_s": None},
+        {"checks": score(_question(), _result("10 cm [2].")), "ttft_s": 4.0, "tokens_per_s": 9},
+    ]
+    summary = summarise(rows)
+    assert summary["fact"] == 0.5 and summary["fact_n"] == 2 and summary["abstains"] is None
+    assert summary["median_ttft_s"] == 3.0 and summary["median_tokens_per_s"] == 9
+
+
+def test_intent_confusion_counts_each_router():
+    engine = load_decision_engine()
+    questions = [
+        IntentQuestion("1", "Warum ist Fach 2 blockiert?", "de", "FACT", "test"),
+        IntentQuestion("2", "Puh, was für ein Tag.", "de", "EMPATHY", "test"),
+    ]
+    result = evaluate_intents(engine, questions, classify=lambda q: "EMPATHY")
+    assert result["routers"]["fast"]["accuracy"] == 0.5  # no keyword: FACT
+    assert result["routers"]["slow"]["accuracy"] == 0.5  # the model says EMPATHY to both
+    assert result["routers"]["both"]["accuracy"] == 1.0
+    assert result["routers"]["slow"]["confusion"]["FACT"]["EMPATHY"] == 1
+
+
+def test_a_limited_run_spreads_over_the_set():
+    assert spread(list(range(10)), 3) == [0, 3, 6] and spread([1, 2], 0) == [1, 2]
