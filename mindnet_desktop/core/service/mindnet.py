@@ -243,6 +243,12 @@ class Mindnet:
             self.overlay.rename_note(old, new)
         if outcome.records is not None:
             self._records = outcome.records
+        elif self._records is not None:  # the importer worked from the manifest: catch up
+            for note_id in outcome.deleted:
+                self._records.pop(note_id, None)
+            for record in outcome.written + outcome.relinked:
+                self._records[record.note.note_id] = record
+        if outcome.records is not None or outcome.written or outcome.deleted or outcome.relinked:
             self._vocabulary = None
             self._names = None
             self._note_vectors = None
