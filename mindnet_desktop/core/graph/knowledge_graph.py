@@ -48,6 +48,17 @@ class KnowledgeGraph:
         kg.sync_user_edges()
         return kg
 
+    def state(self) -> tuple[Any, ...]:
+        """What `from_state` needs to rebuild this graph without its records (a snapshot)."""
+        return (self.graph, self._owned, self._chunks, self.edge_index)
+
+    @classmethod
+    def from_state(cls, state: tuple[Any, ...], overlay: EdgeOverlay | None) -> KnowledgeGraph:
+        """The graph of `state()`; `overlay` must be the one it was built with."""
+        kg = cls(overlay)
+        kg.graph, kg._owned, kg._chunks, kg.edge_index = state
+        return kg
+
     def chunks_of(self, note_id: str) -> list[str]:
         return list(self._chunks.get(note_id, []))
 

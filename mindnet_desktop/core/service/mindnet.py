@@ -21,6 +21,7 @@ from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, Note, name_w
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.graph.queries import GraphQueries
+from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
 from mindnet_desktop.core.ingest.manifest import Manifest
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
@@ -103,6 +104,7 @@ class Mindnet:
         if self.store.reset:  # the manifest describes vectors that are gone
             Manifest(self.data_dir / "manifest.json").invalidate()
         self.overlay = EdgeOverlay(self.data_dir)
+        self.snapshots = Snapshots(self.data_dir)
         self._graph: KnowledgeGraph | None = None
         self._records: dict[str, NoteRecord] | None = None
         self._vocabulary: Vocabulary | None = None
@@ -125,15 +127,27 @@ class Mindnet:
 
     @property
     def records(self) -> dict[str, NoteRecord]:
+        """Every note's record: from the snapshot when it is in step, else from the store."""
         if self._records is None:
-            self._records = self.store.note_records()
+            signature = self._signatures()[0]  # before reading: a race only misses
+            records = self.snapshots.load_records(signature)
+            if records is None:
+                records = self.store.note_records()
+                self.snapshots.save_records(records, signature)
+            self._records = records
         return self._records
 
     @property
     def graph(self) -> KnowledgeGraph:
-        """The knowledge graph, rebuilt from the store on first use (no parsing, no embedding)."""
+        """The knowledge graph: from the snapshot when it is in step, else rebuilt from the
+        records (no parsing, no embedding)."""
         if self._graph is None:
-            self._graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
+            signature = self._signatures()[1]
+            graph = self.snapshots.load_graph(signature, self.overlay)
+            if graph is None:
+                graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
+                self.snapshots.save_graph(graph, signature)
+            self._graph = graph
         return self._graph
 
     @property
@@ -238,7 +252,17 @@ class Mindnet:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
         manifest = Manifest(self.data_dir / "manifest.json")
         importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest)
+        before = self._signatures()
         outcome = yield from importer.run(options, cancel)
+        changed = outcome.written or outcome.deleted or outcome.relinked
+        if not changed and outcome.records is None:
+            return outcome
+        # Bring what this process holds, or else the snapshots of before, in step with the
+        # change, so that the next start finds snapshots that match the new manifest.
+        if self._records is None and outcome.records is None:
+            self._records = self.snapshots.load_records(before[0])
+        if self._graph is None:
+            self._graph = self.snapshots.load_graph(before[1], self.overlay)
         for old, new in outcome.renamed.items():
             self.overlay.rename_note(old, new)
         if outcome.records is not None:
@@ -248,17 +272,29 @@ class Mindnet:
                 self._records.pop(note_id, None)
             for record in outcome.written + outcome.relinked:
                 self._records[record.note.note_id] = record
-        if outcome.records is not None or outcome.written or outcome.deleted or outcome.relinked:
-            self._vocabulary = None
-            self._names = None
-            self._note_vectors = None
+        self._vocabulary = None
+        self._names = None
+        self._note_vectors = None
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)
             for record in outcome.written + outcome.relinked:
                 self._graph.upsert_note(record)
             self._graph.sync_user_edges()
+        self._save_snapshots()
         return outcome
+
+    def _signatures(self) -> tuple[str | None, str | None]:
+        return self.snapshots.signatures(self.store.counts()["notes"])
+
+    def _save_snapshots(self) -> None:
+        records_signature, graph_signature = self._signatures()
+        if self._records is None or len(self._records) != self.store.counts()["notes"]:
+            self._records, self._graph = None, None  # out of step: load anew when asked
+            return
+        self.snapshots.save_records(self._records, records_signature)
+        if self._graph is not None:
+            self.snapshots.save_graph(self._graph, graph_signature)
 
     def set_retriever_weights(self, weights: dict[str, float]) -> Path:
         """Write the hybrid score's term weights into the vault's config dir
