@@ -28,6 +28,7 @@ from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.store.chroma import ChromaStore
+from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
@@ -66,6 +67,8 @@ class Mindnet:
         read_only_vault: Never write notes: edges the user creates go to the edge overlay.
         replace_embedder: The index was built with another embedder: drop its vectors so
             the next import embeds every note once with this one (needs `write`).
+        chroma_url: Keep the vectors on this Chroma server (default: `MINDNET_CHROMA_URL`,
+            else embedded in the data dir); see `core/store/chroma_server.py`.
     """
 
     def __init__(
@@ -77,6 +80,7 @@ class Mindnet:
         write: bool = False,
         read_only_vault: bool = False,
         replace_embedder: bool = False,
+        chroma_url: str | None = None,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -97,7 +101,10 @@ class Mindnet:
         if self._lock:
             self._lock.acquire()
         try:
-            self.store = ChromaStore(self.data_dir, self.embedder, write, replace_embedder)
+            server = ChromaServer.from_env(chroma_url)
+            self.store = ChromaStore(
+                self.data_dir, self.embedder, write, replace_embedder, server, self.vault
+            )
         except Exception:
             self.close()
             raise
@@ -154,7 +161,10 @@ class Mindnet:
     def vocabulary(self) -> Vocabulary:
         """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
         if self._vocabulary is None:
-            used = {e.kind for r in self.records.values() for e in r.edges}
+            if self._graph is not None:  # a graph query need not load every record
+                used = {str(k) for _, _, k in self._graph.graph.edges(data="kind") if k}
+            else:
+                used = {e.kind for r in self.records.values() for e in r.edges}
             used |= {e.kind for e in self.overlay.user_edges.values()}
             self._vocabulary = Vocabulary(self.config_dir, used)
         return self._vocabulary
