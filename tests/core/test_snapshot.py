@@ -94,8 +94,9 @@ def test_a_snapshot_out_of_step_is_ignored_and_rebuilt(
     if damage == "manifest":  # another import changed the index (its manifest differs)
         manifest = data / "manifest.json"
         manifest.write_text(manifest.read_text("utf-8").replace('"size": ', '"size": 1'), "utf-8")
-    elif damage == "store":  # the store lost a note behind the manifest's back
-        mn.store.delete_notes([EMBEDDINGS])
+    elif damage == "store":  # the store lost a note behind the manifest's back: the next
+        mn.store.delete_notes([EMBEDDINGS])  # import (which checks) mends store and snapshots
+        run_import(mn)
     elif damage == "corrupt":
         (data / RECORDS_FILE).write_bytes(b"\x80\x05garbage")
         (data / GRAPH_FILE).write_bytes(b"")
@@ -105,7 +106,9 @@ def test_a_snapshot_out_of_step_is_ignored_and_rebuilt(
     mn.close()
     loads.update(records=0, graph=0)
     reader, records, graph = _ready(open_mindnet, vault)
-    rebuilt = {"records": 0 if damage == "overlay" else 1, "graph": 1}
+    rebuilt = {"records": 0 if damage in ("overlay", "store") else 1, "graph": 1}
+    if damage == "store":
+        rebuilt["graph"] = 0  # the import brought the snapshots of before up to date
     assert loads == rebuilt
     stored, signature = _expected(reader)
     assert _edges(records) == _edges(stored) and graph.signature() == signature
@@ -113,4 +116,22 @@ def test_a_snapshot_out_of_step_is_ignored_and_rebuilt(
         assert any(d.get("deleted") for _, _, d in graph.graph.edges(data=True))
     loads.update(records=0, graph=0)
     _ready(open_mindnet, vault)  # the rebuilt snapshots are used from then on
-    assert loads == {"records": 0, "graph": 0} or damage == "store"
+    assert loads == {"records": 0, "graph": 0}
+
+
+def test_a_graph_query_from_the_snapshots_opens_no_store(vault, open_mindnet, monkeypatch):
+    from mindnet_desktop.core.store.chroma import ChromaStore
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    expected = mn.queries.neighbors("Projekte/KI-Projekt Alpha", "both", None, 50)
+    mn.close()
+
+    def refuse(*args, **kw):
+        raise AssertionError("a graph query opened the store")
+
+    monkeypatch.setattr(ChromaStore, "__init__", refuse)
+    reader = open_mindnet(vault, write=False, lazy_store=True)
+    assert reader.queries.neighbors("Projekte/KI-Projekt Alpha", "both", None, 50) == expected
+    with pytest.raises(AssertionError, match="opened the store"):
+        reader.chunk_count()  # the store is still there for what needs it

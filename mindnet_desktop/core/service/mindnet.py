@@ -69,6 +69,9 @@ class Mindnet:
             the next import embeds every note once with this one (needs `write`).
         chroma_url: Keep the vectors on this Chroma server (default: `MINDNET_CHROMA_URL`,
             else embedded in the data dir); see `core/store/chroma_server.py`.
+        lazy_store: A reader opens the store only when first used: a graph query answered
+            from the snapshots then never imports chromadb (~1.5 s of CPU at start); the
+            store's checks (corruption, embedder) run only when it is opened.
     """
 
     def __init__(
@@ -81,6 +84,7 @@ class Mindnet:
         read_only_vault: bool = False,
         replace_embedder: bool = False,
         chroma_url: str | None = None,
+        lazy_store: bool = False,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -100,16 +104,17 @@ class Mindnet:
         self._lock = WriterLock(self.data_dir) if write else None
         if self._lock:
             self._lock.acquire()
+        self._store: ChromaStore | None = None
         try:
-            server = ChromaServer.from_env(chroma_url)
-            self.store = ChromaStore(
-                self.data_dir, self.embedder, write, replace_embedder, server, self.vault
-            )
+            self._store_options = (write, replace_embedder, ChromaServer.from_env(chroma_url))
+            # The store is opened (checked, mended) at once unless a reader asks for lazy;
+            # after a reset the manifest describes vectors that are gone.
+            eager = write or replace_embedder or not lazy_store
+            if eager and self.store.reset:
+                Manifest(self.data_dir / "manifest.json").invalidate()
         except Exception:
             self.close()
             raise
-        if self.store.reset:  # the manifest describes vectors that are gone
-            Manifest(self.data_dir / "manifest.json").invalidate()
         self.overlay = EdgeOverlay(self.data_dir)
         self.snapshots = Snapshots(self.data_dir)
         self._graph: KnowledgeGraph | None = None
@@ -118,8 +123,18 @@ class Mindnet:
         self._names: dict[str, list[str]] | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
 
+    @property
+    def store(self) -> ChromaStore:
+        """The index's store (opened in the constructor unless `lazy_store`)."""
+        if self._store is None:
+            write, replace_embedder, server = self._store_options
+            self._store = ChromaStore(
+                self.data_dir, self.embedder, write, replace_embedder, server, self.vault
+            )
+        return self._store
+
     def close(self) -> None:
-        store = getattr(self, "store", None)
+        store = getattr(self, "_store", None)
         if store is not None:
             store.close()
         if self._lock:
@@ -295,7 +310,7 @@ class Mindnet:
         return outcome
 
     def _signatures(self) -> tuple[str | None, str | None]:
-        return self.snapshots.signatures(self.store.counts()["notes"])
+        return self.snapshots.signatures()
 
     def _save_snapshots(self) -> None:
         records_signature, graph_signature = self._signatures()
