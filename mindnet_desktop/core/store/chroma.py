@@ -16,6 +16,7 @@ import numpy as np
 from mindnet_desktop.core.domain import Chunk
 from mindnet_desktop.core.models.embedders import Embedder, chroma_embedding_function
 from mindnet_desktop.core.store import chroma_codec as codec
+from mindnet_desktop.core.store.chroma_server import ChromaServer, RetryingCollection
 from mindnet_desktop.core.store.lexical import LexicalIndex
 from mindnet_desktop.core.store.protocol import (
     CandidateFilter,
@@ -48,6 +49,9 @@ class ChromaStore:
         replace_embedder: When the index was built with another embedder, drop its vectors
             (the notes are then imported again, embedded once with the new model) instead of
             refusing to open. `reset` tells whether that happened.
+        server: Keep the collections on this Chroma server (`chroma_server.py`) instead of
+            in `data_dir/chroma`; `vault` names them.
+        vault: The vault whose collections these are (needed with `server`).
     """
 
     def __init__(
@@ -56,28 +60,44 @@ class ChromaStore:
         embedder: Embedder,
         writable: bool = True,
         replace_embedder: bool = False,
+        server: ChromaServer | None = None,
+        vault: Path | None = None,
     ) -> None:
-        import chromadb
-        from chromadb.config import Settings
-
         self.data_dir = data_dir
         self.embedder = embedder
-        path = data_dir / "chroma"
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-            self._client = chromadb.PersistentClient(
-                path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
-            )
-            self._open_collections()
-        except Exception as exc:  # chromadb raises many types for a broken directory
-            raise StoreError(
-                f"Cannot open the index in {path}: {exc}. If it is corrupted: {REBUILD_HINT}"
-            ) from exc
+        self.server = server
+        if server is not None:
+            prefix = server.prefix(vault or data_dir)
+            self._names = (f"{prefix}-notes", f"{prefix}-chunks")
+            path: Any = server.url
+            self._client = server.connect()  # StoreError with the reason when it cannot
+            try:
+                self._open_collections()
+            except StoreError:
+                raise
+            except Exception as exc:
+                raise StoreError(f"The Chroma server at {path} refused the index: {exc}") from exc
+        else:
+            self._names = (NOTES, CHUNKS)
+            path = data_dir / "chroma"
+            try:
+                import chromadb
+                from chromadb.config import Settings
+
+                path.mkdir(parents=True, exist_ok=True)
+                self._client = chromadb.PersistentClient(
+                    path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
+                )
+                self._open_collections()
+            except Exception as exc:  # chromadb raises many types for a broken directory
+                raise StoreError(
+                    f"Cannot open the index in {path}: {exc}. If it is corrupted: {REBUILD_HINT}"
+                ) from exc
         self.reset = False
         stored = (self._chunks.metadata or {}).get("mindnet_embedder")
         if stored != embedder.name and replace_embedder and writable:
             # Never two models' vectors in one collection: drop them, embed everything anew.
-            for name in (NOTES, CHUNKS):
+            for name in self._names:
                 self._client.delete_collection(name)
             self._open_collections()
             self.reset = True
@@ -97,12 +117,16 @@ class ChromaStore:
         ef = chroma_embedding_function(self.embedder)
         meta = {"mindnet_embedder": self.embedder.name, "mindnet_schema": STORE_SCHEMA}
         config: Any = {"hnsw": {"space": "cosine"}}
-        self._notes = self._client.get_or_create_collection(
-            NOTES, embedding_function=ef, metadata=meta, configuration=config
+        notes, chunks = (
+            self._client.get_or_create_collection(
+                name, embedding_function=ef, metadata=meta, configuration=config
+            )
+            for name in self._names
         )
-        self._chunks = self._client.get_or_create_collection(
-            CHUNKS, embedding_function=ef, metadata=meta, configuration=config
-        )
+        if self.server is not None:  # over the network: transient failures are retried
+            notes = RetryingCollection(notes, self.server.url)
+            chunks = RetryingCollection(chunks, self.server.url)
+        self._notes, self._chunks = notes, chunks
 
     @property
     def embedder_name(self) -> str:

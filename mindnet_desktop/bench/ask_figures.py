@@ -1,0 +1,117 @@
+"""The ask figures of `mindnet bench all`: time to first token and tokens/s of `ask`, each
+beside raw llama.cpp (a second instance of the same model and threads) in the same run."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from mindnet_desktop.bench.figures import QUESTIONS, BenchRun, Figure
+from mindnet_desktop.bench.machine import rss_bytes
+
+ANSWER_TOKENS = 48  # enough for a rate; a whole answer would make the run far longer
+TRIALS = 3
+
+
+def _stream(pieces: Iterable[Any], started: float) -> tuple[float, float]:
+    """(seconds to the first piece, pieces per second after it) over ANSWER_TOKENS pieces."""
+    first = None
+    count = 0
+    iterator: Iterator[Any] = iter(pieces)
+    try:
+        for _ in iterator:
+            now = time.perf_counter()
+            if first is None:
+                first = now
+            count += 1
+            if count > ANSWER_TOKENS:
+                break
+    finally:
+        close = getattr(iterator, "close", None)
+        if close:
+            close()
+    end = time.perf_counter()
+    if first is None:
+        return end - started, 0.0
+    rate = (count - 1) / (end - first) if count > 1 and end > first else 0.0
+    return first - started, rate
+
+
+def _raw_pieces(llama: Any, messages: list[dict[str, str]], temperature: float) -> Iterator[str]:
+    stream = llama.create_chat_completion(
+        messages=messages, stream=True, max_tokens=ANSWER_TOKENS + 1, temperature=temperature
+    )
+    for chunk in stream:
+        piece = chunk["choices"][0].get("delta", {}).get("content")
+        if piece:
+            yield piece
+
+
+def ask_figures(run: BenchRun) -> None:
+    from llama_cpp import Llama
+
+    from mindnet_desktop.core.chat.answer import generate, load_prompts
+    from mindnet_desktop.core.models.llm import LlamaChat
+    from mindnet_desktop.core.service.ask import prepare
+    from mindnet_desktop.core.service.search import hybrid_search
+
+    llm = LlamaChat(run.model)
+    started = time.perf_counter()
+    llm.warm_up()
+    load_s = time.perf_counter() - started
+    ours_first, ours_rate, base_first, raw_rate = [], [], [], []
+    with run.open() as mn:
+        hybrid_search(mn, QUESTIONS[0], log=False)  # graph and indexes loaded, as in the app
+        prompts = load_prompts(mn.config_lookup)
+        prepared = []
+        questions = QUESTIONS[1 : 1 + max(1, min(TRIALS, run.repeat // 20))]
+        for question in questions:
+            # What `ask` does up to its answer: route, retrieve, pack, stream.
+            started = time.perf_counter()
+            ready = prepare(mn, question, llm)
+            first, rate = _stream(generate(ready, llm), started)
+            ours_first.append(first)
+            ours_rate.append(rate)
+            prepared.append(ready)
+        _, peak_with_model = rss_bytes()
+        llm.close()
+        raw = Llama(model_path=str(llm.path), n_ctx=llm.n_ctx, n_threads=llm.threads, verbose=False)
+        try:
+            for question, ready in zip(questions, prepared):
+                intent = ready.result.routing.intent
+                system = prompts.strategies[mn.decision_engine.strategies[intent].prompt]
+                alone = [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": question},
+                ]
+                started = time.perf_counter()
+                base_first.append(_stream(_raw_pieces(raw, alone, llm.temperature), started)[0])
+                if ready.messages:
+                    started = time.perf_counter()
+                    pieces = _raw_pieces(raw, ready.messages, llm.temperature)
+                    raw_rate.append(_stream(pieces, started)[1])
+        finally:
+            raw.close()
+    median = sorted(ours_first)[len(ours_first) // 2]
+    baseline = sorted(base_first)[len(base_first) // 2]
+    rate = sorted(ours_rate)[len(ours_rate) // 2]
+    raw_median = sorted(raw_rate)[len(raw_rate) // 2] if raw_rate else 0.0
+    run.figures += [
+        Figure(
+            f"ask: time to first token ({llm.threads} threads)", round(median, 2), "s",
+            "prefill of system prompt + question alone", round(baseline, 2),
+            "≤ 8 s and ≤ 2× baseline", median <= 8 and median <= 2 * baseline,
+            {"trials_s": [round(t, 2) for t in ours_first], "model": llm.name,
+             "model_load_s": round(load_s, 2)},
+        ),
+        Figure(
+            "ask: tokens/s", round(rate, 2), "tokens/s", "raw llama.cpp, same prompt",
+            round(raw_median, 2), "≥ 0.95× baseline",
+            rate >= 0.95 * raw_median if raw_median else None,
+        ),
+        Figure(
+            "peak RSS with vault and model loaded", round(peak_with_model / 2**20), "MiB",
+            goal="< 2560 MiB", ok=peak_with_model < 2.5 * 2**30,
+        ),
+    ]  # fmt: skip

@@ -1,0 +1,238 @@
+"""The figures of `mindnet bench all` (see `all.py`): each appends rows to the run."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.bench.machine import cli_command, percentiles, poll, timed_process
+from mindnet_desktop.core.domain import drain
+from mindnet_desktop.core.ingest.importer import EMBED_BATCH_CHUNKS, Importer, ImportOptions
+from mindnet_desktop.core.models.embedders import Embedder
+from mindnet_desktop.core.service.mindnet import Mindnet
+
+QUESTIONS = [
+    "Wie hängen Daten und Modell zusammen?",
+    "release plan and budget risk",
+    "Was ist der Stand des Projekts?",
+    "cache latency on the server",
+    "Soll ich das Team fragen?",
+]
+
+
+@dataclass
+class Figure:
+    """One row of the table: a measured value beside its baseline from the same run."""
+
+    figure: str
+    value: float
+    unit: str
+    baseline: str = "–"
+    baseline_value: float | None = None
+    goal: str = "–"
+    ok: bool | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ratio(self) -> float | None:
+        if not self.baseline_value:
+            return None
+        return round(self.value / self.baseline_value, 4)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "ratio": self.ratio}
+
+
+@dataclass
+class BenchRun:
+    """Where a run works and what it measured so far."""
+
+    vault: Path
+    data: Path
+    embedder: Embedder
+    model: str | None = None
+    repeat: int = 100
+    log: Callable[[str], None] = lambda message: None
+    figures: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    cold_seconds: float | None = None
+    chroma_url: str | None = None
+
+    def open(self, write: bool = False) -> Mindnet:
+        return Mindnet(
+            self.vault, self.data, None, self.embedder, write, chroma_url=self.chroma_url
+        )
+
+
+def cold_import(run: BenchRun, measure: bool = True) -> None:
+    """Cold import vs embedding the same chunk texts with the same embedder, batched alike."""
+    run.log("cold import …")
+    with run.open(write=True) as mn:
+        started = time.perf_counter()
+        summary = drain(mn.import_vault(ImportOptions(force=True))).summary
+        cold = time.perf_counter() - started
+        if not measure:
+            return
+        records = mn.records
+        rows = mn.store.chunk_rows(mn.store.chunk_ids())
+    texts = [Importer.embedding_text(records[r.note_id].note, r.chunk) for r in rows.values()]
+    run.log(f"embedding the same {len(texts)} chunk texts …")
+    started = time.perf_counter()
+    for start in range(0, len(texts), EMBED_BATCH_CHUNKS):
+        run.embedder.embed(texts[start : start + EMBED_BATCH_CHUNKS])
+    floor = time.perf_counter() - started
+    run.cold_seconds = cold
+    detail = {"notes": summary.notes, "chunks": summary.chunks, "edges": summary.edges}
+    run.figures += [
+        Figure(
+            "cold import (s)", round(cold, 2), "s", "pure embedding of the same chunks",
+            round(floor, 2), "≤ 1.2× baseline", cold <= 1.2 * floor, detail,
+        ),
+        Figure("cold import: notes/s", round(summary.notes / cold, 1), "notes/s"),
+        Figure(
+            "cold import: chunks/s", round(summary.chunks / cold, 1), "chunks/s",
+            "pure embedding", round(len(texts) / floor, 1),
+        ),
+    ]  # fmt: skip
+
+
+def noop(run: BenchRun) -> None:
+    """A re-import that finds nothing changed, in a fresh Mindnet (as a new process sees it)."""
+    started = time.perf_counter()
+    with run.open(write=True) as mn:
+        summary = drain(mn.import_vault()).summary
+    seconds = time.perf_counter() - started
+    cold = run.cold_seconds
+    run.figures.append(
+        Figure(
+            "no-op re-import", round(seconds, 3), "s", "cold import",
+            round(cold, 2) if cold else None,
+            "≤ 1 % of cold", seconds <= 0.01 * cold if cold else None,
+            {"changed": summary.changed + summary.added},
+        )
+    )  # fmt: skip
+
+
+def edit(run: BenchRun, trials: int = 3) -> None:
+    """Append a sentence with a new word to one note while `mindnet watch` would run (the
+    watcher with its default debounce, 0.5 s): seconds from the write until search finds it."""
+    from mindnet_desktop.core.ingest.watcher import VaultWatcher
+
+    rng = random.Random(11)
+    times, imports = [], []
+    with run.open(write=True) as mn:
+        lock = threading.Lock()
+
+        def on_change() -> None:
+            with lock:
+                imports.append(drain(mn.import_vault(ImportOptions(sync_deletes=True))).summary)
+
+        watcher = VaultWatcher(mn.vault, on_change, 0.5)
+        watcher.start()  # reconciles first, as `mindnet watch` does
+        try:
+            poll(lambda: watcher.runs >= 1, 600, 0.05)
+            paths = sorted(mn.records.values(), key=lambda r: r.note.path)
+            for trial in range(trials):
+                record = rng.choice(paths)
+                word = f"zebrafink{trial}q{rng.randrange(10**6)}"
+                path = mn.vault / record.note.path
+                started = time.perf_counter()
+                with open(path, "a", encoding="utf-8") as handle:
+                    handle.write(f"\n\nNeu: {word} war hier.\n")
+                found = poll(lambda w=word: bool(mn.store.lexical_search(w, 1)), 120, 0.01)
+                times.append(time.perf_counter() - started if found else float("inf"))
+                poll(lambda: not watcher.busy and not lock.locked(), 60, 0.05)
+        finally:
+            watcher.stop()
+    seconds = sorted(times)[len(times) // 2]
+    work = [round(s.seconds, 3) for s in imports[1:]]
+    run.figures.append(
+        Figure(
+            "edit one note → searchable (watcher, median)", round(seconds, 3), "s",
+            goal="< 1 s", ok=seconds < 1.0,
+            detail={"trials_s": [round(t, 3) for t in times], "import_work_s": work,
+                    "debounce_s": 0.5},
+        )
+    )  # fmt: skip
+
+
+def start(run: BenchRun) -> None:
+    """Start -> ready: a CLI graph query and a CLI search, each in a fresh process, with the
+    index built; baseline: the interpreter importing the CLI and exiting."""
+    with run.open() as mn:
+        node = sorted(mn.records)[len(mn.records) // 2]
+    name = run.embedder.name
+    server = ("--chroma-url", run.chroma_url) if run.chroma_url else ()
+    floor = timed_process([*cli_command(run.vault, run.data, name)[:3], "--help"])
+    graph_cmd = cli_command(run.vault, run.data, name, *server, "neighbors", node, "--json")
+    first = timed_process(graph_cmd)  # may build the snapshots an edit left stale
+    again = timed_process(graph_cmd)
+    search = timed_process(
+        cli_command(run.vault, run.data, name, *server, "search", QUESTIONS[0], "--json")
+    )
+    run.figures += [
+        Figure(
+            "start → ready: `neighbors` in a fresh process", round(again, 2), "s",
+            "`mindnet --help`", round(floor, 2), "< 3 s", again < 3.0,
+            {"first_start_s": round(first, 2)},
+        ),
+        Figure(
+            "start → ready: `search` in a fresh process", round(search, 2), "s",
+            "`mindnet --help`", round(floor, 2), "< 3 s", search < 3.0,
+        ),
+    ]  # fmt: skip
+
+
+def search(run: BenchRun) -> None:
+    """Hybrid search with explanations vs a raw Chroma query of the same k (both embed)."""
+    from mindnet_desktop.core.service.search import hybrid_search
+
+    with run.open() as mn:
+        for question in QUESTIONS:  # steady state: graph, vocabulary, name and note indexes
+            hybrid_search(mn, question, log=False)
+        raw_times, times = [], []
+        for i in range(max(run.repeat // 2, 10)):
+            question = QUESTIONS[i % len(QUESTIONS)]
+            started = time.perf_counter()
+            mn.store.baseline_query(run.embedder.embed_query([question])[0], 10)
+            raw_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            hybrid_search(mn, question, k=10, log=False)
+            times.append(time.perf_counter() - started)
+    raw, ours = percentiles(raw_times), percentiles(times)
+    for key in ("p50_ms", "p95_ms"):
+        run.figures.append(
+            Figure(
+                f"search + explain {key[:3]}", ours[key], "ms", "raw Chroma query, k=10", raw[key],
+                "p95 < 100 ms" if key == "p95_ms" else "–",
+                ours[key] < 100 if key == "p95_ms" else None,
+            )
+        )  # fmt: skip
+
+
+def graph(run: BenchRun) -> None:
+    """Neighbours and neighbourhood RAG (query vector given) on the loaded graph."""
+    rng = random.Random(3)
+    with run.open() as mn:
+        queries, notes = mn.queries, sorted(mn.records)
+        vectors = run.embedder.embed_query(QUESTIONS[:2])
+        neighbour_times, rag_times = [], []
+        for _ in range(run.repeat):
+            started = time.perf_counter()
+            queries.neighbors(rng.choice(notes), "both", None, 50)
+            neighbour_times.append(time.perf_counter() - started)
+        searcher = mn.searcher
+        for i in range(max(run.repeat // 4, 10)):
+            started = time.perf_counter()
+            searcher.rag(rng.choice(notes), "-", depth=2, k=5, vector=vectors[i % 2])
+            rag_times.append(time.perf_counter() - started)
+    n, r = percentiles(neighbour_times)["p95_ms"], percentiles(rag_times)["p95_ms"]
+    run.figures += [
+        Figure("neighbours p95", n, "ms", goal="< 10 ms", ok=n < 10),
+        Figure("neighbourhood RAG p95", r, "ms", goal="< 200 ms", ok=r < 200),
+    ]

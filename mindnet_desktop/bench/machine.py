@@ -1,0 +1,99 @@
+"""Machine facts and measuring helpers shared by the benches (no Mindnet imports)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+PACKAGES = ("mindnet-desktop", "chromadb", "llama_cpp_python", "numpy", "networkx", "tantivy")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine_facts() -> dict[str, Any]:
+    """What a reader needs to weigh the figures: cores, CPU, load, Python, versions."""
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu_model(),
+        "load_average": [round(x, 2) for x in load] if load else None,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "packages": versions,
+    }
+
+
+def rss_bytes() -> tuple[int, int]:
+    """(current, peak) resident set size of this process (0 where unknown)."""
+    now = peak = 0
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmRSS:"):
+                now = int(line.split()[1]) * 1024
+            elif line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) * 1024
+    except OSError:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return now, peak
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    """p50 / p95 / max in milliseconds."""
+    ordered = sorted(samples)
+    return {
+        "p50_ms": round(statistics.median(ordered) * 1000, 3),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 3),
+        "max_ms": round(ordered[-1] * 1000, 3),
+    }
+
+
+def cli_command(vault: Path, data: Path, embedder: str, *args: str) -> list[str]:
+    """A `mindnet` command in a fresh interpreter, on this source tree."""
+    return [
+        sys.executable, "-m", "mindnet_desktop.cli.main",
+        "--vault", str(vault), "--data-dir", str(data), "--embedder", embedder, *args,
+    ]  # fmt: skip
+
+
+def timed_process(command: list[str]) -> float:
+    """Seconds a fresh process takes from spawn to exit (it must succeed)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[:6])} … failed: {done.stderr.strip()[-500:]}")
+    return seconds
+
+
+def poll(until: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if until():
+            return True
+        time.sleep(interval)
+    return until()

@@ -1,0 +1,35 @@
+"""The prompt cache: states kept after answers make a later prompt with the same start skip
+that part of its prefill, and never change what the model answers."""
+
+from __future__ import annotations
+
+import os
+
+from mindnet_desktop.core.models.llm import LlamaChat
+
+SYSTEM = "You answer from the notes only. Cite them as [1], [2]. " * 8
+
+
+def _answer(chat: LlamaChat, question: str) -> str:
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
+    return "".join(t.text for t in chat.stream(messages, max_tokens=12, temperature=0.0))
+
+
+def test_cached_states_do_not_change_the_answers(monkeypatch) -> None:
+    cached = LlamaChat("test", n_ctx=1024)
+    monkeypatch.setenv("MINDNET_PROMPT_CACHE_MB", "0")
+    plain = LlamaChat("test", n_ctx=1024)
+    plain.warm_up()
+    monkeypatch.delenv("MINDNET_PROMPT_CACHE_MB")
+    try:
+        first = _answer(cached, "What is a vector?")
+        assert cached.cached_prompts == 1 and plain.cached_prompts == 0
+        cached.complete([{"role": "user", "content": "Say yes."}])  # another prompt between
+        second = _answer(cached, "What is a graph?")  # starts like the first: a cache hit
+        assert cached.cached_prompts == 3
+        assert first == _answer(plain, "What is a vector?")
+        assert second == _answer(plain, "What is a graph?")
+        assert os.environ.get("OMP_WAIT_POLICY") == "PASSIVE"
+    finally:
+        cached.close()
+        plain.close()
