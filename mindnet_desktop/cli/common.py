@@ -69,22 +69,6 @@ def vault_of(args: argparse.Namespace) -> Path:
     return vault
 
 
-def _open(args: argparse.Namespace, write: bool = False) -> Mindnet:
-    embedder = make_embedder(args.embedder)
-    read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
-    reembed = bool(getattr(args, "reembed", False))
-    return Mindnet(
-        vault_of(args),
-        args.data_dir,
-        args.config,
-        embedder,
-        write,
-        read_only,
-        reembed,
-        getattr(args, "chroma_url", None),
-    )
-
-
 def open_mindnet(
     args: argparse.Namespace, write: bool = False, lazy_store: bool = False
 ) -> Mindnet:

@@ -242,3 +242,23 @@ def test_coverage_is_the_share_of_query_words_a_chunk_holds(vault, open_mindnet)
     # "Wie", "ich", "die" are stop words: three words count; the jam note holds one.
     assert max(got[c] for c in jam if c in got) == pytest.approx(1 / 3)
     assert mn.store.term_coverage("und oder aber", toner) == {}  # nothing but stop words
+
+
+def test_chunks_carry_their_notes_names_and_headings_on_both_sides(vault, open_mindnet) -> None:
+    """A chunk is found by its note's title, alias and heading although its own text never
+    says them: the embedded text and the lexical fields both carry that context."""
+    from mindnet_desktop.core.domain import Chunk, Note
+    from mindnet_desktop.core.ingest.importer import Importer
+    from mindnet_desktop.core.store.chroma_codec import lexical_doc
+
+    note = Note("N", "N.md", "Drucker Handbuch", "source", "", "h", aliases=("LJ500",))
+    chunk = Chunk("N", 2, "Die Walze reinigen.", heading_path=("Wartung", "Walze", "Reinigen"))
+    embedded = Importer.embedding_text(note, chunk)
+    assert embedded.startswith("Drucker Handbuch (LJ500) > Walze > Reinigen\n")
+    mn = open_mindnet(vault)
+    run_import(mn)
+    record = mn.records["Produkte/LaserJet 500"]
+    doc = lexical_doc(record, mn.chunks("Produkte/LaserJet 500")[-1])
+    assert "LaserJet 500" in doc.name and "LJ500" in doc.name and doc.heading
+    found = mn.store.lexical_search("LJ500", 20)
+    assert {cid.rsplit("#", 1)[0] for cid, _ in found} >= {"Produkte/LaserJet 500"}
