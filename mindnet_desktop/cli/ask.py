@@ -45,27 +45,31 @@ def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
 
 
 def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
+    from mindnet_desktop.core.chat.answer import generate
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.ask import ask
+    from mindnet_desktop.core.service.ask import finish, prepare
 
     llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx)
-    gen = ask(mn, args.question, llm, k=args.k, language=args.lang)
-    while True:
-        try:
-            token = next(gen)
-        except StopIteration as stop:
-            result = stop.value
-            break
+    prepared = prepare(mn, args.question, llm, k=args.k, language=args.lang)
+    if not args.json:  # the sources first: they are known long before the first token
+        print("Sources:")
+        for n, hit in enumerate(prepared.result.sources, start=1):
+            mark = " [injected]" if hit.injected else ""
+            print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})", flush=True)
+        print()
+    streamed = False
+    for token in generate(prepared, llm):
+        streamed = True
         if not args.json:
             print(token.text, end="", flush=True)
+    result = finish(mn, prepared)
     if args.json:
         print_json(result.to_dict())
     else:
+        if not streamed and result.answer:  # said without the model ("not found")
+            print(result.answer, end="")
         routing = result.routing
         print(f"\n\nintent {routing.intent} ({routing.source}), query {result.query_id}")
-        for n, hit in enumerate(result.sources, start=1):
-            mark = " [injected]" if hit.injected else ""
-            print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})")
         for check in result.citation_checks:
             if not check.supported:  # a citation the source does not back up
                 print(f"flagged [{check.citation}]: {check.reason}: {check.sentence}")

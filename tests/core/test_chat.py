@@ -167,3 +167,16 @@ def test_sentences_drawn_from_one_source_get_its_citation_in_the_stream():
         "Das Wetter bleibt heute schön sonnig. Wie [2] gesagt."
     )
     assert citer.added == 2
+
+
+def test_cli_ask_prints_the_sources_before_the_answer(vault, capsys) -> None:
+    """Retrieval is done long before the model's first token: the sources come first."""
+    assert main(["--vault", str(vault), "import"]) == 0
+    capsys.readouterr()
+    question = "How do I fix a paper jam in the LaserJet 500?"
+    assert main(["--vault", str(vault), "ask", question, "--model", "test"]) == 0
+    out = capsys.readouterr().out
+    head, _, rest = out.partition("\n\n")
+    assert head.startswith("Sources:\n[1] ") and "[2] " in head
+    answer, _, tail = rest.rpartition("\n\nintent ")
+    assert answer.strip() and tail.startswith(("FACT", "DECISION", "EMPATHY", "CODING"))
