@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from mindnet_desktop.bench.quality import read_question_file
 from mindnet_desktop.core.chat.intent import INTENTS, DecisionEngine, Routing
 from mindnet_desktop.core.config.type_registry import ConfigError
 
@@ -36,12 +35,7 @@ class IntentQuestion:
 
 
 def load_intents(path: Path) -> list[IntentQuestion]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(path, "", "a readable YAML intent set", str(exc)) from exc
-    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
-        raise ConfigError(path, "questions", "a list of questions")
+    data = read_question_file(path, "intent set")
     questions = []
     for i, raw in enumerate(data["questions"]):
         if not isinstance(raw, dict) or raw.get("intent") not in INTENTS or not raw.get("q"):

@@ -53,14 +53,21 @@ class QaSet:
     licence: str = ""
 
 
-def load_qa_set(path: Path, root: Path) -> QaSet:
-    """A question set; its `vault` is relative to `root` (the repository)."""
+def read_question_file(path: Path, what: str) -> dict[str, Any]:
+    """The mapping of a YAML question file (`what`: "question set", "intent set"), with its
+    `questions` list checked to be there."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(path, "", "a readable YAML question set", str(exc)) from exc
+        raise ConfigError(path, "", f"a readable YAML {what}", str(exc)) from exc
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise ConfigError(path, "questions", "a list of questions")
+    return data
+
+
+def load_qa_set(path: Path, root: Path) -> QaSet:
+    """A question set; its `vault` is relative to `root` (the repository)."""
+    data = read_question_file(path, "question set")
     questions = []
     for i, raw in enumerate(data["questions"]):
         if not isinstance(raw, dict):

@@ -61,11 +61,6 @@ class Ranking:
     # hits ranked apart (injected ones) pass them back to be measured on the same scale.
     reference: tuple[float, ...]
 
-    @property
-    def bounds(self) -> tuple[float, float]:
-        """The (worst, best) cosine the semantic term was scaled to."""
-        return similarity_range(dict(enumerate(self.reference)))
-
 
 class HybridRetriever:
     """Ranks chunks for a query.
@@ -211,7 +206,7 @@ class HybridRetriever:
             lexical = {
                 cid: found.bm25.get(cid, 0.0) / best_bm25 if best_bm25 else 0.0 for cid in rows
             }
-            semantic = scaled(found.similarity, similarity_range(dict(enumerate(reference))))
+            semantic = scaled(found.similarity, similarity_range(reference))
         note_of = {cid: row.note_id for cid, row in rows.items()}
         relevance = self.relevance(semantic, lexical, note_of)
         graph = self.graph_terms(set(note_of.values()), relevance)

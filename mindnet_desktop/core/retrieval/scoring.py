@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,8 +13,9 @@ from mindnet_desktop.core.config.retriever import TERMS
 from mindnet_desktop.core.store.protocol import ChunkRow
 
 
-def similarity_range(similarity: dict[str, float]) -> tuple[float, float]:
-    return (min(similarity.values()), max(similarity.values())) if similarity else (0.0, 1.0)
+def similarity_range(similarities: Collection[float]) -> tuple[float, float]:
+    """The (worst, best) of the cosines (0, 1 when there are none)."""
+    return (min(similarities), max(similarities)) if similarities else (0.0, 1.0)
 
 
 def scaled(similarity: dict[str, float], bounds: tuple[float, float]) -> dict[str, float]:
