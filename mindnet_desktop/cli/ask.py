@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mindnet_desktop.cli.common import open_mindnet, print_json
+from mindnet_desktop.cli.common import CliError, open_mindnet, print_json
 from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.feedback import record_feedback
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.core.service.search import hybrid_search
 
@@ -80,11 +81,43 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace, mn: Mindnet) -> int:
-    entry = mn.query_log.feedback(args.query_id, args.node_id, args.rating)
+    if args.list:
+        return _list_ratings(args, mn)
+    if args.forget is not None:
+        if bool(args.forget) == args.all:
+            raise CliError("give --forget a QUERY_ID, or --forget --all")
+        removed = mn.query_log.forget(args.forget or None)
+        mn.feedback.changed()
+        if args.json:
+            print_json({"forgotten": removed, "query_id": args.forget or None})
+        else:
+            print(f"forgot {removed} rating line(s)")
+        return 0
+    if args.all:
+        raise CliError("--all goes with --forget")
+    if not (args.query_id and args.node_id and args.rating):
+        raise CliError(
+            "give QUERY_ID NODE_ID and --up, --down or --clear (or --list, --forget QUERY_ID)"
+        )
+    entry = record_feedback(mn, args.query_id, args.node_id, args.rating)
     if args.json:
         print_json({"feedback": entry})
     else:
         print(f"thumbs {entry['rating']} for {entry['node_id']} of query {entry['query_id']}")
+    return 0
+
+
+def _list_ratings(args: argparse.Namespace, mn: Mindnet) -> int:
+    keys = ("time", "query_id", "node_id", "note_id", "rating", "query")
+    ratings = [{k: e.get(k) for k in keys} for e in mn.query_log.standing()]
+    if args.json:
+        print_json({"ratings": ratings})
+        return 0
+    if not ratings:
+        print("no ratings")
+    for r in ratings:
+        arrow = {"up": "▲", "down": "▼"}[str(r["rating"])]
+        print(f"{r['time']}  {r['query_id']}  {arrow} {r['note_id'] or r['node_id']}  {r['query']}")
     return 0
 
 

@@ -149,12 +149,31 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
     sub.add_parser("audit", parents=[common], help="the log of edge create/delete/restore")
 
-    feedback = sub.add_parser("feedback", parents=[common], help="thumbs up/down for a result")
-    feedback.add_argument("query_id")
-    feedback.add_argument("node_id", help="a hit's node_id, or 'answer'")
-    rating = feedback.add_mutually_exclusive_group(required=True)
+    feedback = sub.add_parser(
+        "feedback",
+        parents=[common],
+        help="thumbs up/down for a result; list or forget your ratings",
+        description="Rate a result: QUERY_ID NODE_ID --up|--down|--clear. A rating moves the "
+        "note for the same and similar questions (the feedback term). --list shows the "
+        "ratings that stand, --forget QUERY_ID or --forget --all removes them.",
+    )
+    feedback.add_argument("query_id", nargs="?")
+    feedback.add_argument("node_id", nargs="?", help="a hit's node_id, or 'answer'")
+    rating = feedback.add_mutually_exclusive_group()
     rating.add_argument("--up", action="store_const", const="up", dest="rating")
     rating.add_argument("--down", action="store_const", const="down", dest="rating")
+    rating.add_argument(
+        "--clear", action="store_const", const="clear", dest="rating", help="take a rating back"
+    )
+    rating.add_argument("--list", action="store_true", help="the ratings that stand")
+    rating.add_argument(
+        "--forget",
+        nargs="?",
+        const="",
+        metavar="QUERY_ID",
+        help="remove the ratings of a query (with --all: every rating)",
+    )
+    feedback.add_argument("--all", action="store_true", help="with --forget: every rating")
     ask = sub.add_parser("ask", parents=[common], help="ask your notes (local LLM, cited)")
     ask.add_argument("question")
     ask.add_argument("--model", help="GGUF file, or 'default' / 'test' (or MINDNET_MODEL)")

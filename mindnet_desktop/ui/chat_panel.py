@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.models.llm import Token
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
+from mindnet_desktop.core.service.feedback import record_feedback
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.chat_jobs import (
     Answered,
@@ -372,7 +373,7 @@ class ChatPanel(QWidget):
             turn.ratings[node_id] = rating
 
         def write(mn: Mindnet, job: Job) -> dict[str, Any]:
-            return mn.query_log.feedback(query_id, node_id, rating)  # type: ignore[arg-type]
+            return record_feedback(mn, query_id, node_id, rating)  # type: ignore[arg-type]
 
         def undo(message: str) -> None:
             if before is None:

@@ -30,6 +30,7 @@ def term_label(term: str) -> str:
         "type": translate("ChatText", "type weight"),
         "status": translate("ChatText", "status"),
         "coverage": translate("ChatText", "every query word"),
+        "feedback": translate("ChatText", "your ratings"),
     }
     return labels.get(term, term)
 

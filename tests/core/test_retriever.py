@@ -48,7 +48,7 @@ def test_score_is_the_sum_of_its_breakdown(vault, open_mindnet):
     assert len(hits) == 8
     for hit in hits:
         terms = [t["term"] for t in hit.score_breakdown]
-        assert terms == list(TERMS) and terms[-1] == "coverage"
+        assert terms == list(TERMS) and terms[-1] == "feedback"
         for t in hit.score_breakdown:
             assert t["contribution"] == t["raw"] * t["weight"]
         assert hit.score == sum(t["contribution"] for t in hit.score_breakdown)

@@ -23,6 +23,7 @@ def test_bundled_retriever_config() -> None:
         "type",
         "status",
         "coverage",
+        "feedback",
     }
     assert config.weights["lexical"] > 0 and config.lexical_pool > 0
     assert config.fusion == "rrf" and config.rrf_k == 10

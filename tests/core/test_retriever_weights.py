@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.config.retriever import load_retriever_config, save_retriever_weights
+from mindnet_desktop.core.config.retriever import (
+    FEEDBACK_WEIGHT,
+    load_retriever_config,
+    save_retriever_weights,
+)
 from mindnet_desktop.core.config.type_registry import ConfigError
 
 WEIGHTS = {
@@ -18,6 +22,7 @@ WEIGHTS = {
     "type": 0.05,
     "status": 0.0,
     "coverage": 0.2,
+    "feedback": 0.3,
 }
 OLD_WEIGHTS = {"semantic": 0.9, "edge": 0.05, "centrality": 0.0, "type": 0.05, "status": 0.0}
 
@@ -35,7 +40,14 @@ def test_weights_replace_only_the_weights(tmp_path: Path) -> None:
 def test_weights_of_an_older_app_leave_the_newer_terms_off(tmp_path: Path) -> None:
     save_retriever_weights(tmp_path / "cfg", OLD_WEIGHTS)
     weights = load_retriever_config(tmp_path / "cfg").weights
-    assert weights == {**OLD_WEIGHTS, "lexical": 0.0, "name": 0.0, "coverage": 0.0}
+    # The newer ranking terms stay off; the user's own ratings count with the bundled weight.
+    assert weights == {
+        **OLD_WEIGHTS,
+        "lexical": 0.0,
+        "name": 0.0,
+        "coverage": 0.0,
+        "feedback": FEEDBACK_WEIGHT,
+    }
 
 
 def test_bad_weight_is_refused_and_nothing_written(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@ weights, status multipliers, candidate pool and k (typed and validated)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mindnet_desktop.core.config.type_registry import (
@@ -16,9 +16,24 @@ from mindnet_desktop.core.config.type_registry import (
 )
 from mindnet_desktop.core.files import atomic_writer
 
-TERMS = ("semantic", "lexical", "name", "edge", "centrality", "type", "status", "coverage")
-# Absent from an older override file: off.
-OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0, "coverage": 0.0}
+TERMS = (
+    "semantic",
+    "lexical",
+    "name",
+    "edge",
+    "centrality",
+    "type",
+    "status",
+    "coverage",
+    "feedback",
+)
+# Absent from an older override file: off, except the user's own ratings, which count
+# wherever the weights came from (the bundled weight).
+FEEDBACK_WEIGHT = 0.5
+OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0, "coverage": 0.0, "feedback": FEEDBACK_WEIGHT}
+# A rating counts for a question whose cosine to the rated one exceeds the threshold (per
+# embedder, as models spread cosines differently; others: "default").
+FEEDBACK_THRESHOLD = {"default": 0.8}
 PROVENANCES = ("explicit", "rule", "structure", "user")
 FUSIONS = ("minmax", "rrf")
 
@@ -38,9 +53,16 @@ class RetrieverConfig:
     # among them, (rrf_k + 1) / (rrf_k + rank), as reciprocal-rank fusion does.
     fusion: str = "minmax"
     rrf_k: int = 60
+    feedback_threshold: dict[str, float] = field(default_factory=lambda: dict(FEEDBACK_THRESHOLD))
+    feedback_half_life_days: float = 180.0
 
     def edge_weight(self, kind: str) -> float:
         return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
+
+    def threshold(self, embedder: str) -> float:
+        """The question cosine above which a rating counts, for `embedder`."""
+        thresholds = self.feedback_threshold
+        return thresholds.get(embedder, thresholds.get("default", FEEDBACK_THRESHOLD["default"]))
 
     def status_multiplier(self, status: str) -> float:
         return self.status_multipliers.get(
@@ -79,6 +101,12 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
     if fusion not in FUSIONS:
         raise ConfigError(path, "fusion", " or ".join(FUSIONS), fusion)
     rrf_k = integer(path, "rrf_k", data.get("rrf_k", 60), 1)
+    feedback = mapping(path, "feedback", data.get("feedback", {}))
+    thresholds = {
+        **FEEDBACK_THRESHOLD,
+        **_numbers(path, "feedback.threshold", feedback.get("threshold", {}), 0.0, 1.0),
+    }
+    half_life = number(path, "feedback.half_life_days", feedback.get("half_life_days", 180), 1, 1e5)
     if k > pool:
         raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
     return RetrieverConfig(
@@ -94,6 +122,8 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
         source=str(path),
         fusion=fusion,
         rrf_k=rrf_k,
+        feedback_threshold=thresholds,
+        feedback_half_life_days=half_life,
     )
 
 

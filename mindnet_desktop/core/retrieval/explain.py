@@ -30,6 +30,14 @@ TEXTS = {
     ),
     "hub": ("Verweist auf {title} ({kind})", "Points to {title} ({kind})"),
     "authority": ("Wird referenziert von {title} ({kind})", "Referenced by {title} ({kind})"),
+    "feedback_up": (
+        "Du hast diese Notiz bei einer ähnlichen Frage hilfreich gefunden („{query}“)",
+        "You rated this note up for a similar question (“{query}”)",
+    ),
+    "feedback_down": (
+        "Du hast diese Notiz bei einer ähnlichen Frage als nicht hilfreich bewertet („{query}“)",
+        "You rated this note down for a similar question (“{query}”)",
+    ),
     "injected": (
         "Eingefügt durch Strategie {intent} (Typ {type})",
         "Injected by the {intent} strategy (type {type})",

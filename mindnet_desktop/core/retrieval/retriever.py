@@ -30,6 +30,7 @@ from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.retrieval.explain import semantic_reason, text
+from mindnet_desktop.core.retrieval.feedback import Effect
 from mindnet_desktop.core.retrieval.rag import Hit, make_hit
 from mindnet_desktop.core.retrieval.scoring import (
     Candidates,
@@ -122,6 +123,7 @@ class HybridRetriever:
         per_note: bool = False,
         named: set[str] | None = None,
         reference: tuple[float, ...] | None = None,
+        feedback: Mapping[str, Effect] | None = None,
     ) -> Ranking:
         """The top k chunks for `query` with breakdown and reasons.
 
@@ -139,6 +141,8 @@ class HybridRetriever:
             reference: Measure the semantic term against these cosines instead of these
                 candidates' (hits ranked apart, e.g. injected ones, compare with the main
                 ranking: pass its `Ranking.reference`).
+            feedback: The user's ratings' effect per note for this query (the `feedback`
+                term; `service/feedback.py`).
 
         Returns:
             The hits, and the cosines the semantic term was measured against.
@@ -148,7 +152,7 @@ class HybridRetriever:
         if not found.rows:
             return Ranking([], reference or ())
         reference = reference or tuple(sorted(found.similarity.values(), reverse=True))
-        terms = self.terms(found, reference, named or set())
+        terms = self.terms(found, reference, named or set(), feedback or {})
         scored = score(terms.raws, self.config.weights)
         if per_note:
             seen: set[str] = set()
@@ -193,7 +197,13 @@ class HybridRetriever:
         )
         return Candidates(rows, similarity, bm25, coverage)
 
-    def terms(self, found: Candidates, reference: tuple[float, ...], named: set[str]) -> Terms:
+    def terms(
+        self,
+        found: Candidates,
+        reference: tuple[float, ...],
+        named: set[str],
+        feedback: Mapping[str, Effect],
+    ) -> Terms:
         """The raw value of every term for every candidate (pure: no store access)."""
         rows = found.rows
         if self.config.fusion == "rrf":
@@ -227,8 +237,9 @@ class HybridRetriever:
                 "type": float(row.retriever_weight),
                 "status": self.config.status_multiplier(row.status),
                 "coverage": found.coverage.get(cid, 0.0),
+                "feedback": feedback[note].raw if note in feedback else 0.0,
             }
-        return Terms(raws, note_of, relevance, graph)
+        return Terms(raws, note_of, relevance, graph, dict(feedback))
 
     def graph_terms(self, notes: set[str], relevance: dict[str, float]) -> GraphTerms:
         """Edges among the candidate notes: the weighted incoming sum per note (each edge in
@@ -276,6 +287,9 @@ class HybridRetriever:
             hit.reasons.insert(1, text("named", language))
         if raws["coverage"] >= 1.0:
             hit.reasons.insert(1, text("coverage", language))
+        if raws["feedback"] != 0.0:
+            key = "feedback_up" if raws["feedback"] > 0 else "feedback_down"
+            hit.reasons.insert(1, text(key, language, query=terms.feedback[note].query))
         return hit
 
     def relevance(

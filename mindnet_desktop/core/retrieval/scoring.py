@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mindnet_desktop.core.config.retriever import TERMS
+from mindnet_desktop.core.retrieval.feedback import Effect
 from mindnet_desktop.core.store.protocol import ChunkRow
 
 
@@ -80,6 +81,7 @@ class Terms:
     note_of: dict[str, str]
     relevance: dict[str, float]
     graph: GraphTerms
+    feedback: dict[str, Effect] = field(default_factory=dict)  # the ratings' effect per note
 
 
 def score(

@@ -27,6 +27,7 @@ from mindnet_desktop.core.ingest.manifest import Manifest
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
+from mindnet_desktop.core.service.feedback import FeedbackIndex
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.lock import WriterLock
@@ -122,6 +123,7 @@ class Mindnet:
         self._vocabulary: Vocabulary | None = None
         self._names: dict[str, list[str]] | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
+        self.feedback = FeedbackIndex(self)  # the user's ratings, for the feedback term
 
     @property
     def store(self) -> ChromaStore:

@@ -19,6 +19,7 @@ MIN_NAME_LENGTH = 4
 MAX_NAME_WORDS = 8
 NEIGHBOUR_CHUNKS = 2  # of each neighbour of a named note
 MAX_EXTRA_CHUNKS = 60
+MAX_LIKED = 5  # notes rated up for a like question that join the candidates
 
 
 @dataclass
@@ -93,8 +94,23 @@ def hybrid_search(
                 if hops == 1:
                     extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
+    feedback = mn.feedback.effects(vector)
+    if root is None and not types:  # notes rated up for a like question join the candidates
+        liked = sorted(
+            (n for n, e in feedback.items() if e.raw > 0), key=lambda n: -feedback[n].raw
+        )
+        for note_id in liked[:MAX_LIKED]:
+            extra.extend(mn.graph.chunks_of(note_id)[:MAX_EXTRA_CHUNKS])
     ranking = retriever.rank(
-        query, k, only, vector, extra, language, per_note=per_note, named=set(named)
+        query,
+        k,
+        only,
+        vector,
+        extra,
+        language,
+        per_note=per_note,
+        named=set(named),
+        feedback=feedback,
     )
     hits = ranking.hits
     inject = mn.decision_engine.strategies[routing.intent].inject_types
@@ -113,6 +129,7 @@ def hybrid_search(
                 language,
                 pool=0,
                 reference=ranking.reference,  # measured like the main ranking's hits
+                feedback=feedback,
             ).hits
             if h.note_id in chosen
         ]

@@ -1,4 +1,5 @@
-"""Query log and feedback log: JSONL files in the data dir, appended, never rewritten."""
+"""Query log and feedback log: JSONL files in the data dir, appended; the feedback log is
+rewritten (atomically) only when the user asks to forget ratings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.files import atomic_writer
 from mindnet_desktop.core.store.overlay import now_iso
 
 Rating = Literal["up", "down", "clear"]
@@ -54,13 +56,20 @@ class QueryLog:
     def read_feedback(self) -> list[dict[str, Any]]:
         return self._read(self.feedback_path)
 
-    def feedback(self, query_id: str, node_id: str, rating: Rating) -> dict[str, Any]:
+    def feedback(
+        self,
+        query_id: str,
+        node_id: str,
+        rating: Rating,
+        details: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """Record a thumbs up/down for a source (`node_id`) or the `answer` of a query;
         `clear` records that an earlier rating was taken back (the log is append-only: the
-        last line for a (query_id, node_id) is the rating that stands)."""
+        last line for a (query_id, node_id) is the rating that stands). `details` (the
+        note's state, the answer's sources and model) are stored with it."""
         if rating not in RATINGS:
             raise ValueError(f"unknown rating '{rating}': one of {', '.join(RATINGS)}")
-        query = next((q for q in self.read_queries() if q.get("query_id") == query_id), None)
+        query = self.query(query_id)
         if query is None:
             raise UnknownQueryError(f"unknown query_id '{query_id}' (`mindnet log` lists them)")
         shown = {h.get("node_id") for h in query.get("hits", [])}
@@ -70,5 +79,48 @@ class QueryLog:
                 "or 'answer'"
             )
         entry = {"time": now_iso(), "query_id": query_id, "node_id": node_id, "rating": rating}
+        if node_id != "answer":
+            entry["note_id"] = next(
+                h.get("note_id", node_id) for h in query["hits"] if h.get("node_id") == node_id
+            )
+        entry.update(details or {})
         self._append(self.feedback_path, entry)
         return entry
+
+    def query(self, query_id: str) -> dict[str, Any] | None:
+        """The logged search or ask `query_id` (None when the log does not hold it)."""
+        return next((q for q in self.read_queries() if q.get("query_id") == query_id), None)
+
+    def standing(self) -> list[dict[str, Any]]:
+        """The ratings that stand, oldest first: the last line for each (query_id, node_id)
+        unless it is `clear`, each with the question (`query`) it was given for."""
+        last: dict[tuple[str, str], dict[str, Any]] = {}
+        for entry in self.read_feedback():
+            key = (str(entry.get("query_id")), str(entry.get("node_id")))
+            last.pop(key, None)  # re-inserted: the order is the latest rating's
+            last[key] = entry
+        wanted = {q for q, _ in last}
+        questions = {
+            q["query_id"]: q.get("query", "")
+            for q in self.read_queries()
+            if q.get("query_id") in wanted
+        }
+        return [
+            {**entry, "query": questions.get(entry["query_id"], "")}
+            for entry in last.values()
+            if entry.get("rating") in ("up", "down")
+        ]
+
+    def forget(self, query_id: str | None = None) -> int:
+        """Remove the ratings of `query_id` (None: all) from the feedback log, rewriting it
+        atomically; the number of lines removed. Raises UnknownQueryError when `query_id` has
+        no rating."""
+        entries = self.read_feedback()
+        kept = [e for e in entries if query_id is not None and e.get("query_id") != query_id]
+        removed = len(entries) - len(kept)
+        if query_id is not None and not removed:
+            raise UnknownQueryError(f"query {query_id} has no ratings (`mindnet feedback --list`)")
+        if removed:
+            with atomic_writer(self.feedback_path, text=True) as handle:
+                handle.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in kept)
+        return removed

@@ -1,0 +1,177 @@
+"""A simulated user (issue 17): do thumbs on sources help the next, similar question, and
+do they leave other questions alone?
+
+Over the questions of one half (dev or test) of a QA set that has paraphrases
+(`resources/qa/paraphrases/<set>.yaml`, written by hand): every other question is *rated*,
+the rest are *unrelated*. Before any rating, each rated question's paraphrase and each
+unrelated question is ranked (per note, top 10). Then the user asks every rated question
+and rates its top 5: ▲ on each gold note, ▼ on the first two that are not gold. Afterwards
+the paraphrases and the unrelated questions are ranked again. Reported: hit@1, hit@5 and MRR
+before and after, for the paraphrases (goal: MRR +0.10 or more) and the unrelated questions
+(goal: within ±0.01), and the rated questions themselves asked again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.bench.quality import (
+    DEPTH,
+    QaSet,
+    Question,
+    Scores,
+    first_gold_rank,
+)
+from mindnet_desktop.core.config.type_registry import ConfigError
+from mindnet_desktop.core.service.feedback import record_feedback
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.search import hybrid_search
+
+RATED_TOP = 5  # the user rates the top 5 sources
+DOWN_PER_QUESTION = 2  # ▼ on the first two wrong ones
+GOAL_GAIN = 0.10  # MRR on the paraphrases
+GOAL_DRIFT = 0.01  # MRR on unrelated questions, either way
+
+
+def paraphrase_file(qa_path: Path) -> Path:
+    """Where the paraphrases of the QA set at `qa_path` live."""
+    return qa_path.parent / "paraphrases" / qa_path.name
+
+
+def load_paraphrases(path: Path, qa: QaSet) -> dict[str, str]:
+    """Question id -> paraphrase, checked against the set (every one known, none equal to
+    its question)."""
+    data = _read_mapping(path)
+    raw = data.get("paraphrases")
+    if not isinstance(raw, dict) or not raw:
+        raise ConfigError(path, "paraphrases", "a mapping of question id to paraphrase")
+    questions = {q.id: q.q for q in qa.questions}
+    out = {}
+    for qid, text in raw.items():
+        if str(qid) not in questions:
+            raise ConfigError(path, f"paraphrases.{qid}", f"an id of {qa.name}")
+        if not isinstance(text, str) or not text.strip() or text == questions[str(qid)]:
+            raise ConfigError(path, f"paraphrases.{qid}", "a reworded question")
+        out[str(qid)] = text
+    return out
+
+
+def _read_mapping(path: Path) -> dict[str, Any]:
+    """The paraphrase file's mapping (it has no `questions` list: checked by the caller)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(path, "", "a readable YAML paraphrase file", str(exc)) from exc
+    if not isinstance(data, dict):
+        raise ConfigError(path, "", "a mapping")
+    return data
+
+
+@dataclass(frozen=True)
+class Halves:
+    rated: list[Question]
+    unrelated: list[Question]
+
+
+def halves(qa: QaSet, paraphrases: dict[str, str], split: str | None) -> Halves:
+    """Every other question of `split` (with a paraphrase) is rated, the rest unrelated."""
+    asked = [q for q in qa.questions if (split is None or q.split == split) and q.id in paraphrases]
+    return Halves(asked[0::2], asked[1::2])
+
+
+def _rank(mn: Mindnet, query: str, gold: tuple[str, ...], language: str) -> int | None:
+    hits = hybrid_search(mn, query, DEPTH, log=False, per_note=True, language=language).hits
+    return first_gold_rank([(h.note_id, h.path) for h in hits[:DEPTH]], gold)
+
+
+def _scores(mn: Mindnet, asked: list[tuple[str, Question]]) -> dict[str, float]:
+    scores = Scores()
+    scores.ranks = [_rank(mn, text, q.gold, q.lang) for text, q in asked]
+    return scores.summary()
+
+
+def rate(mn: Mindnet, question: Question) -> dict[str, int]:
+    """Ask `question` as the user would (logged) and rate its top 5."""
+    result = hybrid_search(mn, question.q, DEPTH, per_note=True, language=question.lang)
+    gold = set(question.gold)
+    counts = {"up": 0, "down": 0}
+    for hit in result.hits[:RATED_TOP]:
+        good = hit.note_id in gold or hit.path in gold
+        if not good and counts["down"] == DOWN_PER_QUESTION:
+            continue
+        rating = "up" if good else "down"
+        record_feedback(mn, result.query_id, hit.node_id, rating)
+        counts[rating] += 1
+    return counts
+
+
+def simulate(
+    mn: Mindnet,
+    qa: QaSet,
+    paraphrases: dict[str, str],
+    split: str | None = "test",
+    on_step: Callable[[str, int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Run the simulated user on `mn` (its ratings are forgotten first: use a data dir of
+    its own) and return the scores before and after."""
+    if mn.query_log.read_feedback():
+        mn.query_log.forget()
+    mn.feedback.changed()
+    parts = halves(qa, paraphrases, split)
+    paraphrased = [(paraphrases[q.id], q) for q in parts.rated]
+    originals = [(q.q, q) for q in parts.rated]
+    unrelated = [(q.q, q) for q in parts.unrelated]
+    before = {
+        "paraphrases": _scores(mn, paraphrased),
+        "rated": _scores(mn, originals),
+        "unrelated": _scores(mn, unrelated),
+    }
+    counts = {"up": 0, "down": 0}
+    for i, question in enumerate(parts.rated):
+        for rating, n in rate(mn, question).items():
+            counts[rating] += n
+        if on_step:
+            on_step("rating", i + 1, len(parts.rated))
+    after = {
+        "paraphrases": _scores(mn, paraphrased),
+        "rated": _scores(mn, originals),
+        "unrelated": _scores(mn, unrelated),
+    }
+    gain = after["paraphrases"]["mrr"] - before["paraphrases"]["mrr"]
+    drift = after["unrelated"]["mrr"] - before["unrelated"]["mrr"]
+    return {
+        "split": split or "all",
+        "rated_questions": len(parts.rated),
+        "unrelated_questions": len(parts.unrelated),
+        "ratings": counts,
+        "before": before,
+        "after": after,
+        "paraphrase_mrr_gain": round(gain, 3),
+        "unrelated_mrr_change": round(drift, 3),
+        "ok": gain >= GOAL_GAIN and abs(drift) <= GOAL_DRIFT,
+    }
+
+
+def feedback_table(results: dict[str, Any]) -> str:
+    """Markdown: per set, hit@1 / hit@5 / MRR before → after for each group of questions."""
+    lines = [
+        "| set | questions | hit@1 | hit@5 | MRR |",
+        "|---|---|---|---|---|",
+    ]
+    labels = {
+        "paraphrases": "paraphrases of rated",
+        "rated": "rated, asked again",
+        "unrelated": "unrelated",
+    }
+    for name, run in results["sets"].items():
+        for group, label in labels.items():
+            b, a = run["before"][group], run["after"][group]
+            n = run["unrelated_questions"] if group == "unrelated" else run["rated_questions"]
+            cells = [f"{b[m]:.2f} → {a[m]:.2f}" for m in ("hit@1", "hit@5", "mrr")]
+            lines.append(f"| {name}: {label} | {n} | {' | '.join(cells)} |")
+    return "\n".join(lines)

@@ -1,0 +1,81 @@
+"""The `feedback` term: what the user's thumbs on sources say about a new question (pure:
+ratings and vectors in, one effect per note out; `service/feedback.py` reads the log).
+
+A rating counts for a question as far as the two questions are alike: the cosine of their
+vectors, scaled so that the `threshold` (per embedder: models spread cosines differently)
+gives 0 and the same question 1. Of a note's ratings the closest counts; among ratings about
+as close (`TIE`), the latest, so a later ▲ on the same question replaces an earlier ▼. It
+fades with age (half-life) and with how much of the note changed since (`kept`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+TIE = 0.02  # ratings whose questions are this close in closeness count as the same question
+MIN_KEPT = 0.25  # a rating of a note rewritten since still counts this much
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A standing thumbs up (sign +1) or down (-1) on a note, for a question."""
+
+    query_id: str
+    query: str
+    note_id: str
+    sign: float
+    age_days: float
+    kept: float  # share of the note's text (chunks) unchanged since the rating, 0..1
+    vector: np.ndarray  # the question's vector (same embedder as the index)
+
+
+@dataclass(frozen=True)
+class FeedbackSettings:
+    threshold: float  # question cosine at which a rating starts to count
+    half_life_days: float
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A note's feedback term for a question: raw in -1..1 and the rating behind it."""
+
+    raw: float
+    query: str  # the rated question
+    query_id: str
+
+
+def closeness(similarity: np.ndarray, threshold: float) -> np.ndarray:
+    """0 at or below `threshold`, 1 for the same question, linear in between."""
+    span = max(1.0 - threshold, 1e-6)
+    return np.clip((similarity - threshold) / span, 0.0, 1.0)
+
+
+def effects(
+    ratings: list[Rating], vector: np.ndarray, settings: FeedbackSettings
+) -> dict[str, Effect]:
+    """The feedback effect on each rated note for the question with `vector` (notes whose
+    ratings are all for unlike questions are left out). `ratings` are in the order they
+    were given: of two as old (the log keeps seconds), the later one counts."""
+    if not ratings:
+        return {}
+    near = closeness(np.stack([r.vector for r in ratings]) @ vector, settings.threshold)
+    best: dict[str, float] = {}
+    for rating, close in zip(ratings, near.tolist(), strict=True):
+        if close > best.get(rating.note_id, 0.0):
+            best[rating.note_id] = close
+    chosen: dict[str, tuple[float, Rating]] = {}
+    for rating, close in zip(ratings, near.tolist(), strict=True):
+        if close <= 0.0 or rating.note_id not in best or close < best[rating.note_id] - TIE:
+            continue
+        held = chosen.get(rating.note_id)
+        if held is None or rating.age_days <= held[1].age_days:  # equal: the later line
+            chosen[rating.note_id] = (close, rating)
+    out = {}
+    for note_id, (close, rating) in chosen.items():
+        fade = 0.5 ** (max(rating.age_days, 0.0) / settings.half_life_days)
+        kept = MIN_KEPT + (1.0 - MIN_KEPT) * min(max(rating.kept, 0.0), 1.0)
+        raw = round(rating.sign * close * fade * kept, 6)
+        out[note_id] = Effect(raw, rating.query, rating.query_id)
+    return out

@@ -1,0 +1,116 @@
+"""The feedback term's logic (no model: vectors are given) and the log it reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mindnet_desktop.core.retrieval.feedback import (
+    MIN_KEPT,
+    FeedbackSettings,
+    Rating,
+    closeness,
+    effects,
+)
+from mindnet_desktop.core.store.query_log import QueryLog, UnknownQueryError
+
+SETTINGS = FeedbackSettings(threshold=0.6, half_life_days=180)
+
+
+def unit(*values: float) -> np.ndarray:
+    vector = np.array(values, dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def rating(note: str, sign: float, vector: np.ndarray, age: float = 0.0, kept: float = 1.0):
+    return Rating(f"q-{note}-{age}", f"question {age}", note, sign, age, kept, vector)
+
+
+def test_closeness_is_zero_at_the_threshold_and_one_for_the_same_question() -> None:
+    got = closeness(np.array([0.3, 0.6, 0.8, 1.0]), 0.6)
+    assert got.tolist() == pytest.approx([0.0, 0.0, 0.5, 1.0])
+
+
+def test_a_rating_moves_its_note_for_the_same_question_fully_and_not_for_an_unlike_one() -> None:
+    asked = unit(1, 0, 0)
+    ratings = [rating("A", -1.0, asked), rating("B", 1.0, asked)]
+    same = effects(ratings, asked, SETTINGS)
+    assert same["A"].raw == pytest.approx(-1.0) and same["B"].raw == pytest.approx(1.0)
+    assert effects(ratings, unit(0, 1, 0), SETTINGS) == {}
+
+
+def test_the_effect_shrinks_with_dissimilarity() -> None:
+    asked = unit(1, 0, 0)
+    near, farther = unit(1, 0.2, 0), unit(1, 0.6, 0)
+    ratings = [rating("A", 1.0, asked)]
+    assert (
+        0 < effects(ratings, farther, SETTINGS)["A"].raw < effects(ratings, near, SETTINGS)["A"].raw
+    )
+
+
+def test_a_later_rating_on_the_same_question_replaces_the_earlier_one() -> None:
+    asked = unit(1, 0, 0)
+    down_then_up = [rating("A", -1.0, asked, age=2.0), rating("A", 1.0, asked, age=1.0)]
+    assert effects(down_then_up, asked, SETTINGS)["A"].raw > 0
+    up_then_down = [rating("A", 1.0, asked, age=2.0), rating("A", -1.0, asked, age=1.0)]
+    assert effects(up_then_down, asked, SETTINGS)["A"].raw < 0
+
+
+def test_of_two_ratings_the_one_for_the_closer_question_counts() -> None:
+    asked = unit(1, 0, 0)
+    ratings = [rating("A", 1.0, asked, age=5.0), rating("A", -1.0, unit(1, 0.7, 0), age=0.0)]
+    assert effects(ratings, asked, SETTINGS)["A"].raw > 0
+
+
+def test_ratings_fade_with_age_and_with_how_much_the_note_changed() -> None:
+    asked = unit(1, 0, 0)
+    one_half_life = effects([rating("A", 1.0, asked, age=180.0)], asked, SETTINGS)["A"].raw
+    assert one_half_life == pytest.approx(0.5)
+    rewritten = effects([rating("A", 1.0, asked, kept=0.0)], asked, SETTINGS)["A"].raw
+    assert rewritten == pytest.approx(MIN_KEPT)
+    half_kept = effects([rating("A", 1.0, asked, kept=0.5)], asked, SETTINGS)["A"].raw
+    assert MIN_KEPT < half_kept < 1.0
+
+
+def _log(tmp_path: Path) -> QueryLog:
+    log = QueryLog(tmp_path)
+    hits = [{"node_id": "A#1", "note_id": "A"}, {"node_id": "B#2", "note_id": "B"}]
+    log.log_query({"query_id": "q1", "query": "first", "hits": hits})
+    log.log_query({"query_id": "q2", "query": "second", "hits": hits})
+    return log
+
+
+def test_standing_ratings_are_the_last_per_source_without_cleared_ones(tmp_path: Path) -> None:
+    log = _log(tmp_path)
+    log.feedback("q1", "A#1", "down")
+    log.feedback("q1", "B#2", "up")
+    log.feedback("q1", "A#1", "up")
+    log.feedback("q1", "B#2", "clear")
+    log.feedback("q2", "answer", "up", {"model": "m"})
+    standing = [(e["query_id"], e.get("note_id"), e["rating"], e["query"]) for e in log.standing()]
+    assert standing == [("q1", "A", "up", "first"), ("q2", None, "up", "second")]
+    assert log.read_feedback()[-1]["model"] == "m"
+
+
+def test_forget_removes_one_query_or_all_and_rewrites_the_log(tmp_path: Path) -> None:
+    log = _log(tmp_path)
+    log.feedback("q1", "A#1", "down")
+    log.feedback("q2", "B#2", "up")
+    assert log.forget("q1") == 1
+    assert [e["query_id"] for e in log.read_feedback()] == ["q2"]
+    with pytest.raises(UnknownQueryError, match="no ratings"):
+        log.forget("q1")
+    assert log.forget() == 1
+    assert log.read_feedback() == [] and log.feedback_path.read_text() == ""
+
+
+def test_of_two_ratings_given_in_the_same_second_the_later_one_counts() -> None:
+    asked = unit(1, 0, 0)
+    assert (
+        effects([rating("A", -1.0, asked), rating("A", 1.0, asked)], asked, SETTINGS)["A"].raw > 0
+    )
+    assert (
+        effects([rating("A", 1.0, asked), rating("A", -1.0, asked)], asked, SETTINGS)["A"].raw < 0
+    )

