@@ -21,6 +21,7 @@ BUNDLED = (
     ("resources/i18n", "i18n", "*.qm"),
     ("resources/icons", "icons", "*"),
     ("resources/example_vault", "example_vault", "**/*"),
+    ("resources/qa", "qa", "example_vault.yaml"),  # the prior of `mindnet tune`
 )
 
 

@@ -31,4 +31,6 @@ EXAMPLE_VAULT = BUNDLED / "example_vault" if INSTALLED else RESOURCES / "example
 I18N_DIR = BUNDLED / "i18n" if INSTALLED else RESOURCES / "i18n"
 ICONS_DIR = BUNDLED / "icons" if INSTALLED else RESOURCES / "icons"
 QA_DIR = RESOURCES / "qa"
+# The example vault's question set: the prior `mindnet tune` holds the user's ratings to.
+PRIOR_QA = BUNDLED / "qa" / "example_vault.yaml" if INSTALLED else QA_DIR / "example_vault.yaml"
 QA_VAULTS_DIR = RESOURCES / "qa_vaults"

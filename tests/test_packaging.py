@@ -45,6 +45,7 @@ def test_wheel_holds_config_translations_icons_and_example_vault(wheel: Path) ->
     expected = {f"{bundled}/config/{p.name}" for p in (REPO / "config").glob("*.yaml")}
     expected |= {f"{bundled}/i18n/{p.name}" for p in (REPO / "resources/i18n").glob("*.qm")}
     expected.add(f"{bundled}/icons/mindnet.png")
+    expected.add(f"{bundled}/qa/example_vault.yaml")  # the prior of `mindnet tune`
     vault = REPO / "resources" / "example_vault"
     expected |= {
         f"{bundled}/example_vault/{p.relative_to(vault).as_posix()}"

@@ -83,9 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
     sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
     _graph_commands(sub, common)
-    from mindnet_desktop.cli import bench
+    from mindnet_desktop.cli import bench, learn
 
     bench.add_parser(sub, common)
+    learn.add_parser(sub, common)
     return parser
 
 
@@ -208,9 +209,9 @@ def run(args: argparse.Namespace) -> int:
         from mindnet_desktop.cli import bench
 
         return bench.run(args)
-    from mindnet_desktop.cli import ask, graph, vault
+    from mindnet_desktop.cli import ask, graph, learn, vault
 
-    for module in (vault, graph, ask):
+    for module in (vault, graph, ask, learn):
         if args.command in module.COMMANDS:
             return module.run(args)
     raise CliError(f"unknown command '{args.command}'")

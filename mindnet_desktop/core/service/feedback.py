@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,6 +69,17 @@ class FeedbackIndex:
         self._ratings: list[Rating] | None = None
         self._stamp: tuple[int, int] | None = None
         self._kept: dict[tuple[str, int, int, tuple[str, ...]], float] = {}
+        self._leave_out: frozenset[str] = frozenset()
+
+    @contextmanager
+    def leaving_out(self, query_ids: frozenset[str]) -> Iterator[None]:
+        """Within the block, the ratings given for `query_ids` do not count (`mindnet tune`
+        ranks each rated question without its own ratings)."""
+        before, self._leave_out = self._leave_out, query_ids
+        try:
+            yield
+        finally:
+            self._leave_out = before
 
     def changed(self) -> None:
         """Forget what was loaded (a rating was added or removed)."""
@@ -78,6 +91,8 @@ class FeedbackIndex:
         if config.weights["feedback"] <= 0:
             return {}
         ratings = self.ratings()
+        if self._leave_out:
+            ratings = [r for r in ratings if r.query_id not in self._leave_out]
         settings = FeedbackSettings(
             config.threshold(self.mn.embedder.name), config.feedback_half_life_days
         )
