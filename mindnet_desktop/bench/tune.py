@@ -23,16 +23,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.bench.quality import DEPTH, Scores, first_gold_rank
+from mindnet_desktop.bench.quality import DEPTH, Scores, first_gold_rank, load_qa_set
 from mindnet_desktop.core.config.retriever import TERMS
+from mindnet_desktop.core.domain import IndexProgress, drain
+from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.resources import EXAMPLE_VAULT, PRIOR_QA, ROOT
 
 # Terms the search moves (type and status are per-note settings the user chose).
 TUNED = ("semantic", "lexical", "coverage", "name", "edge", "centrality", "feedback")
 STEPS = (0.5, 2.0)
 SWITCH_ON = 0.1  # the weight a term that is off is tried at
 ROUNDS = 2
+RATED_GROUP = "your rated questions"
+PRIOR_GROUP = "example questions"
 MIN_GAIN = 0.002  # a move must raise the mean MRR by this much
 
 
@@ -113,6 +118,22 @@ def rated_questions(mn: Mindnet) -> list[Asked]:
     ]
 
 
+def prior_group(mn: Mindnet, on_progress: Callable[[IndexProgress], object] | None = None) -> Group:
+    """The example vault's dev questions on their own index, built once in `mn`'s data dir
+    with `mn`'s embedder and ranked with `mn`'s weights. The caller closes `group.mn`."""
+    qa = load_qa_set(PRIOR_QA, ROOT)
+    data = mn.data_dir / "tune" / f"example_vault-{mn.embedder.name}"
+    prior = Mindnet(EXAMPLE_VAULT, data, None, mn.embedder, write=True, read_only_vault=True)
+    try:
+        drain(prior.import_vault(ImportOptions(sync_deletes=True)), on_progress)
+    except BaseException:
+        prior.close()
+        raise
+    prior.use_retriever_config(replace(prior.retriever_config, weights=mn.retriever_config.weights))
+    asked = [Asked(q.q, frozenset(q.gold), q.lang) for q in qa.questions if q.split == "dev"]
+    return Group(PRIOR_GROUP, prior, asked, prior=True)
+
+
 def score_group(group: Group, weights: dict[str, float]) -> dict[str, float]:
     """hit@1 / hit@5 / MRR of `group` under `weights` (the group's index config otherwise)."""
     mn = group.mn
@@ -151,8 +172,10 @@ def tune(
     groups: list[Group],
     current: dict[str, float],
     on_step: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> TuneResult:
-    """Search weights around `current` (see the module docstring)."""
+    """Search weights around `current` (see the module docstring); `stop()` true ends the
+    search early with the best weights so far."""
     started = time.perf_counter()
     own = [g.name for g in groups if g.questions and not g.prior]
     prior = [g.name for g in groups if g.questions and g.prior]
@@ -162,6 +185,8 @@ def tune(
     for _ in range(ROUNDS if own else 0):
         moved = False
         for candidate in neighbours(best):
+            if stop():
+                break
             scores = evaluate(groups, candidate)
             tried += 1
             if on_step:

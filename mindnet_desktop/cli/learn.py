@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.cli.common import drive, open_mindnet, print_json
-from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.cli.common import open_mindnet, print_json
 from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.resources import EXAMPLE_VAULT, PRIOR_QA, ROOT
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -27,32 +24,26 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     tune.add_argument("--no-prior", action="store_true", help="leave the example questions out")
 
 
-def prior_group(mn: Mindnet, show: bool) -> Any:
-    """The example vault's dev questions on their own index (built once in the data dir)."""
-    from mindnet_desktop.bench.quality import load_qa_set
-    from mindnet_desktop.bench.tune import Asked, Group
-
-    qa = load_qa_set(PRIOR_QA, ROOT)
-    data = mn.data_dir / "tune" / f"example_vault-{mn.embedder.name}"
-    prior = Mindnet(EXAMPLE_VAULT, data, None, mn.embedder, write=True, read_only_vault=True)
-    if show:
-        print("indexing the example vault (the prior) …", file=sys.stderr, flush=True)
-    drive(prior.import_vault(ImportOptions(sync_deletes=True)), show)
-    prior.use_retriever_config(replace(prior.retriever_config, weights=mn.retriever_config.weights))
-    asked = [Asked(q.q, frozenset(q.gold), q.lang) for q in qa.questions if q.split == "dev"]
-    return Group("example questions", prior, asked, prior=True)
-
-
 def cmd_tune(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.bench.fusion import CachedQueries
-    from mindnet_desktop.bench.tune import Group, apply, rated_questions, tune, weights_table
+    from mindnet_desktop.bench.tune import (
+        RATED_GROUP,
+        Group,
+        apply,
+        prior_group,
+        rated_questions,
+        tune,
+        weights_table,
+    )
 
     show = not args.json and sys.stderr.isatty()
     rated = rated_questions(mn)
     mn.embedder = CachedQueries(mn.embedder)  # type: ignore[assignment]
-    groups = [Group("your rated questions", mn, rated)]
+    groups = [Group(RATED_GROUP, mn, rated)]
     if not args.no_prior:
-        groups.append(prior_group(mn, show))
+        if show:
+            print("indexing the example vault (the prior) …", file=sys.stderr, flush=True)
+        groups.append(prior_group(mn))
     try:
 
         def step(done: int, total: int) -> None:

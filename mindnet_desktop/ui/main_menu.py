@@ -35,6 +35,10 @@ def build_menus(window: MainWindow) -> None:
         window, translate("MainWindow", "&Settings…"), window.open_settings, "Ctrl+,"
     )
     file_menu.addAction(window.settings_action)
+    window.ratings_action = _action(
+        window, translate("MainWindow", "Your &ratings…"), window.open_ratings
+    )
+    file_menu.addAction(window.ratings_action)
     file_menu.addSeparator()
     quit_action = _action(
         window, translate("MainWindow", "&Quit"), window.close, QKeySequence.StandardKey.Quit

@@ -306,6 +306,18 @@ class MainWindow(QMainWindow):
             ),
         )
 
+    def open_ratings(self) -> None:
+        """Your ratings: list, forget, learn the weights from them (`RatingsDialog`)."""
+        from mindnet_desktop.ui.ratings_dialog import open_ratings
+
+        open_ratings(self)
+
+    def remember_weights(self, weights: dict[str, float]) -> None:
+        """Weights written by the app (tuning): the app's own setting must not undo them."""
+        if self.settings.retriever_weights is not None:
+            self.settings.retriever_weights = weights
+        self._effective_weights = weights
+
     def open_settings(self) -> None:
         weights = self._effective_weights or load_retriever_config().weights
         dialog = SettingsDialog(self.settings, weights, self)

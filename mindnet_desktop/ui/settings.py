@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.config.retriever import TERMS
+from mindnet_desktop.core.config.retriever import OPTIONAL_TERMS, TERMS
 from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
 
 ORGANIZATION = "Mindnet"
@@ -155,7 +155,9 @@ class AppSettings:
         out = {}
         for term in TERMS:
             try:
-                out[term] = float(self._get(f"retriever/{term}", 0.0))  # type: ignore[arg-type]
+                # A term newer than the saved weights: as an older retriever.yaml would have it.
+                default = OPTIONAL_TERMS.get(term, 0.0)
+                out[term] = float(self._get(f"retriever/{term}", default))  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 return None
         return out
@@ -283,6 +285,10 @@ class SettingsDialog(QDialog):
         weight_form = QFormLayout(box)
         labels = {
             "semantic": self.tr("Semantic similarity"),
+            "lexical": self.tr("Matching terms"),
+            "name": self.tr("Named in the question"),
+            "coverage": self.tr("Every query word"),
+            "feedback": self.tr("Your ratings"),
             "edge": self.tr("Edges"),
             "centrality": self.tr("Centrality"),
             "type": self.tr("Note type"),

@@ -16,6 +16,7 @@ WEIGHTS = {
     "type": 0.1,
     "status": 0.05,
     "coverage": 0.25,
+    "feedback": 0.4,
 }
 
 

@@ -1,0 +1,91 @@
+"""Your ratings in the app: listed newest first, forgotten one question at a time or all,
+and "Learn from my ratings" runs off the GUI thread and applies only a better proposal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.feedback import record_feedback
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.ui.ratings_dialog import RatingsDialog
+
+WAIT_MS = 300_000
+
+
+def _rate(host, query: str, rank: int, rating: str) -> str:
+    def job(mn, _job):
+        result = hybrid_search(mn, query, k=10, per_note=True)
+        record_feedback(mn, result.query_id, result.hits[rank].node_id, rating)
+        return result.query_id
+
+    submitted = host.submit(job)
+    assert submitted.wait(60)
+    return submitted.result
+
+
+def _dialog(qtbot, host, vault: Path, tmp_path: Path, applied: list) -> RatingsDialog:
+    def reader() -> Mindnet:
+        return Mindnet(vault, tmp_path / "data", embedder=HashEmbedder(), lazy_store=True)
+
+    dialog = RatingsDialog(host, reader, applied.append)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_ratings_are_listed_and_forgotten(qtbot, host, vault, tmp_path, monkeypatch) -> None:
+    first = _rate(host, "Papierstau im Drucker", 2, "up")
+    second = _rate(host, "Qdrant Vektordatenbank", 0, "down")
+    dialog = _dialog(qtbot, host, vault, tmp_path, [])
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 2, timeout=WAIT_MS)
+    assert [dialog.table.item(r, 3).text() for r in range(2)] == [
+        "Qdrant Vektordatenbank",
+        "Papierstau im Drucker",
+    ]
+    assert dialog.table.item(0, 1).text() == "▼" and dialog.table.item(1, 1).text() == "▲"
+    dialog.table.selectRow(0)
+    assert dialog.selected_query() == second
+    dialog.forget_selected()
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=WAIT_MS)
+    assert dialog.selected_query() in (None, first)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    dialog.forget_all()
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 0, timeout=WAIT_MS)
+    assert host.mindnet.query_log.standing() == []
+    assert not dialog.forget_all_button.isEnabled()
+
+
+def test_learning_shows_the_proposal_and_applies_only_a_better_one(
+    qtbot, host, vault, tmp_path
+) -> None:
+    for query, rank in (("Papierstau", 6), ("Vektordatenbank lokal", 4), ("Halbmarathon", 2)):
+        _rate(host, query, rank, "up")
+    applied: list = []
+    dialog = _dialog(qtbot, host, vault, tmp_path, applied)
+    dialog.learn()
+    assert not dialog.learn_button.isEnabled() and dialog.cancel_button.isVisibleTo(dialog)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: dialog.learn_button.isEnabled(), timeout=WAIT_MS)
+    result = dialog.result
+    assert "feedback" in dialog.report.toPlainText() and dialog.report.isVisibleTo(dialog)
+    assert dialog.apply_button.isEnabled() == result.better
+    if result.better:
+        dialog.apply_proposal()
+        qtbot.waitUntil(lambda: bool(applied), timeout=WAIT_MS)
+        assert applied[0] == result.proposed
+        assert host.mindnet.retriever_config.weights == result.proposed
+        assert list((tmp_path / "data" / "config").glob("retriever.yaml.bak-*"))
+    else:
+        assert not (tmp_path / "data" / "config" / "retriever.yaml").exists()
+
+
+def test_learning_can_be_stopped(qtbot, host, vault, tmp_path) -> None:
+    _rate(host, "Papierstau", 3, "up")
+    dialog = _dialog(qtbot, host, vault, tmp_path, [])
+    dialog.learn()
+    dialog.stop()
+    qtbot.waitUntil(lambda: dialog.learn_button.isEnabled(), timeout=WAIT_MS)
+    assert dialog.result is None or dialog.result.tried < 14
