@@ -29,7 +29,7 @@ TERMS = (
 )
 # Absent from an older override file: off, except the user's own ratings, which count
 # wherever the weights came from (the bundled weight).
-FEEDBACK_WEIGHT = 0.5
+FEEDBACK_WEIGHT = 0.75
 OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0, "coverage": 0.0, "feedback": FEEDBACK_WEIGHT}
 # A rating counts for a question whose cosine to the rated one exceeds the threshold (per
 # embedder, as models spread cosines differently; others: "default").
