@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTextBrowser,
     QToolTip,
     QVBoxLayout,
@@ -35,6 +34,7 @@ from mindnet_desktop.ui.chat_jobs import (
     answer_job,
     history_of,
 )
+from mindnet_desktop.ui.chat_layout import ChatSplitter
 from mindnet_desktop.ui.chat_sources import SourcesPane
 from mindnet_desktop.ui.chat_text import (
     SOURCES_HREF,
@@ -94,7 +94,7 @@ class ChatPanel(QWidget):
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter = ChatSplitter(self)  # the sources go under the transcript when narrow
         self.view = QTextBrowser(self.splitter)
         self.view.setOpenLinks(False)
         self.view.setPlaceholderText(self.tr("Ask a question about your notes."))
@@ -103,10 +103,7 @@ class ChatPanel(QWidget):
         self.sources = SourcesPane(self.splitter)
         self.sources.rated.connect(self._rate)
         self.sources.opened.connect(self._source_opened)
-        self.splitter.addWidget(self.view)
-        self.splitter.addWidget(self.sources)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.set_panes(self.view, self.sources)
         layout.addWidget(self.splitter, 1)
         self.status = StatusLabel(self, wrap=True)
         layout.addWidget(self.status)
