@@ -1,5 +1,5 @@
-"""A chat that keeps its shape with ten sources: at 1366 x 768, and stacked in a narrow
-window.
+"""Sources before the answer, a status line that says what happens, and a chat that keeps
+its shape with ten sources: at 1366 x 768, and stacked in a narrow window.
 
 The chat model is a fake (no weights): what is tested here is when things appear and how
 they are laid out, not what the model writes. Retrieval is real (Chroma, test embedder)."""
@@ -7,11 +7,13 @@ they are laid out, not what the model writes. Retrieval is real (Chroma, test em
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 import mindnet_desktop.core.service.ask as asking
 import mindnet_desktop.ui.chat_jobs as chat_jobs
@@ -111,6 +113,64 @@ def chars_per_line(panel: ChatPanel) -> float:
 
 def status(panel: ChatPanel) -> str:
     return panel.status.text()
+
+
+# -- sources first, status line -----------------------------------------------------------
+
+
+def test_sources_and_their_thumbs_come_before_the_first_token(
+    qtbot, panel: ChatPanel, host: ServiceHost, fake: type[FakeChat]
+) -> None:
+    fake.load.clear()
+    fake.first.clear()
+    fake.rest.clear()
+    panel.input.setPlainText(QUESTION)
+    panel.send()
+    qtbot.waitUntil(lambda: status(panel).startswith("Loading the chat model…"), timeout=WAIT_MS)
+    qtbot.waitUntil(  # the seconds it has taken so far
+        lambda: re.fullmatch(r"Loading the chat model… \d+ s", status(panel)) is not None,
+        timeout=5000,
+    )
+    assert not panel.sources.rows
+    fake.load.set()
+    qtbot.waitUntil(lambda: status(panel).startswith("Reading 10 sources…"), timeout=WAIT_MS)
+    assert len(panel.sources.rows) == SOURCES and panel.busy  # before the first token
+    assert panel.sources.heading.text() == "Sources (10)"
+    assert all(row.score_bar.value() > 0 and row.toolTip() for row in panel.sources.rows)
+    assert "Open" not in panel.view.toPlainText()
+    assert not panel.sources.answer_feedback.isEnabled()  # no answer to rate yet
+    row = panel.sources.rows[2]
+    with qtbot.waitSignal(panel.feedback_recorded, timeout=10_000) as written:
+        qtbot.mouseClick(row.feedback.up, Qt.MouseButton.LeftButton)  # while the model reads
+    query_id = panel.turns[-1].result.query_id  # type: ignore[union-attr]
+    assert written.args[0]["query_id"] == query_id and written.args[0]["rating"] == "up"
+    assert row.feedback.up.isChecked()
+
+    fake.first.set()
+    qtbot.waitUntil(lambda: status(panel).startswith("Writing…"), timeout=WAIT_MS)
+    assert panel.busy and panel.view.toPlainText().rstrip().endswith("Open")
+    rows = list(panel.sources.rows)
+    with qtbot.waitSignal(panel.answer_finished, timeout=WAIT_MS) as done:
+        fake.rest.set()
+    result: AskResult = done.args[0]
+    assert result.query_id == query_id and len(result.sources) == SOURCES
+    assert re.fullmatch(r"Answered in \d+ s from 10 sources\.", status(panel))
+    assert panel.sources.rows == rows and rows[2].feedback.up.isChecked()  # kept, not rebuilt
+    assert panel.sources.answer_feedback.isEnabled()
+    logged = [q for q in host.mindnet.query_log.read_queries() if q["query_id"] == query_id]
+    assert len(logged) == 1 and logged[0]["answer"] == result.answer
+
+
+def test_stop_says_how_long_it_ran(qtbot, panel: ChatPanel, fake: type[FakeChat]) -> None:
+    fake.rest.clear()
+    panel.input.setPlainText(QUESTION)
+    panel.send()
+    qtbot.waitUntil(lambda: status(panel).startswith("Writing…"), timeout=WAIT_MS)
+    with qtbot.waitSignal(panel.answer_finished, timeout=WAIT_MS):
+        panel.stop()
+        assert status(panel) == "Stopping…"
+        fake.rest.set()
+    assert re.fullmatch(r"Stopped after \d+ s\.", status(panel))
 
 
 # -- the shape of the chat ----------------------------------------------------------------
