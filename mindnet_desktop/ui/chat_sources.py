@@ -125,14 +125,19 @@ class SourcesPane(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        head = QHBoxLayout()
+        # The intent badge on a line of its own: beside the answer's thumbs it was cut off
+        # in a pane of the minimum width.
         self.badge = QLabel(self)
         self.badge.setStyleSheet(
             "QLabel { background: palette(highlight); color: palette(highlighted-text);"
             " border-radius: 4px; padding: 2px 6px; font-weight: bold; }"
         )
         self.badge.hide()
-        head.addWidget(self.badge)
+        layout.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignLeft)
+        head = QHBoxLayout()
+        self.heading = QLabel(self.tr("Sources"), self)
+        self.heading.setStyleSheet("font-weight: bold;")
+        head.addWidget(self.heading)
         head.addStretch(1)
         self.answer_label = QLabel(self.tr("This answer:"), self)
         head.addWidget(self.answer_label)
@@ -140,9 +145,6 @@ class SourcesPane(QWidget):
         self.answer_feedback.rated.connect(lambda rating: self.rated.emit(ANSWER, rating))
         head.addWidget(self.answer_feedback)
         layout.addLayout(head)
-        self.heading = QLabel(self.tr("Sources"), self)
-        self.heading.setStyleSheet("font-weight: bold;")
-        layout.addWidget(self.heading)
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
         self.list = QWidget(self.scroll)

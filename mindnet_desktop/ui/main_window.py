@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QSize, Qt
-from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtCore import QByteArray, QPoint, Qt
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLineEdit,
@@ -48,6 +48,7 @@ EmbedderFactory = Callable[[str, int], Embedder]
 FIRST_WINDOW_SHARE = 0.88  # of the screen's free area, for a window with no saved geometry
 CHAT_SHARE, GRAPH_SHARE = 11, 9  # of the central splitter's width
 GRAPH_MIN_WIDTH = 280  # the graph view stays usable beside the chat
+INDEX_DOCK_MIN_HEIGHT = 110  # the last import's summary, the tabs and a row or two
 
 
 @dataclass(frozen=True)
@@ -375,18 +376,14 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
         else:
-            self.resizeDocks([self.index_dock], [200], Qt.Orientation.Vertical)
+            # A sixth of the window: on a 768-pixel screen 200 pixels took the chat's room.
+            height = max(INDEX_DOCK_MIN_HEIGHT, self.height() // 6)
+            self.resizeDocks([self.index_dock], [height], Qt.Orientation.Vertical)
 
     def _fill_screen(self) -> None:
         """The first window: most of the screen's free area, centred on it."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        if screen is None:
-            self.resize(1200, 800)
-            return
-        area = screen.availableGeometry()
-        size = QSize(
-            round(area.width() * FIRST_WINDOW_SHARE), round(area.height() * FIRST_WINDOW_SHARE)
-        )
+        area = self.screen().availableGeometry()  # the primary screen before it is shown
+        size = area.size() * FIRST_WINDOW_SHARE
         self.resize(size)
         self.move(area.center() - QPoint(size.width() // 2, size.height() // 2))
 

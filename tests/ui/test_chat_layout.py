@@ -215,6 +215,8 @@ def test_the_window_at_1366x768_with_ten_sources_keeps_chat_and_graph_readable(
     assert chat.view.width() >= TRANSCRIPT_MIN_WIDTH
     assert chars_per_line(chat) >= READABLE_CHARS, chat.view.width()
     assert window.graph.width() >= 280 and chat.sources.width() >= 240
+    badge = chat.sources.badge  # the intent and where it came from, not cut off
+    assert badge.isVisible() and badge.width() >= badge.sizeHint().width()
     assert chat.width() > window.graph.width()  # the chat a bit wider
 
     window.resize(820, 700)  # a narrow window: the chat stacks its sources
