@@ -1,18 +1,19 @@
 """The chat panel's state and what it runs on the core thread: its turns (question and
 answer), the chat model it keeps loaded, and the job that answers one question (load the
-model, route, retrieve, stream, log)."""
+model, route, retrieve, log the sources, stream, log the answer)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mindnet_desktop.core.chat.answer import AskResult, generate
+from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
-from mindnet_desktop.core.service.ask import finish, prepare
+from mindnet_desktop.core.service.ask import finish, log_sources, prepare
+from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, ServiceHost
 
 # (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)
@@ -24,6 +25,15 @@ class Phase:
     """A step of the answer job the panel reports in its status line."""
 
     name: str  # "loading" (the chat model) | "thinking" (route, retrieve, prompt)
+
+
+@dataclass(frozen=True)
+class SourcesReady:
+    """The answer's sources, known (and logged, so thumbs on them can be written) before
+    the model reads them and writes its first token."""
+
+    result: AskResult  # a copy: query_id, routing and sources; the answer still empty
+    reading: int  # sources the model reads before it writes (0: nothing to generate)
 
 
 @dataclass(frozen=True)
@@ -93,10 +103,16 @@ def answer_job(
     language: str | None = None,
 ) -> Callable[[Job], Generator[Any, None, Answered]]:
     """A job for the panel's model thread that answers `question`: yields `Phase` items,
-    the `Routing` when keywords decide it, and `Token`s; returns `Answered`. Routing,
-    retrieval and the log run on the service thread (`host.call`); loading the model and
-    streaming the answer do not hold it, so the graph, the preview and the thumbs stay
-    usable meanwhile. A model that cannot load still gives the sources, with `error` set."""
+    the `Routing` when keywords decide it, `SourcesReady` and `Token`s; returns `Answered`.
+    Routing, retrieval and the log run on the service thread (`host.call`); loading the
+    model and streaming the answer do not hold it, so the graph, the preview and the thumbs
+    stay usable meanwhile. A model that cannot load still gives the sources, with `error`
+    set."""
+
+    def ready(mn: Mindnet, llm: LlamaChat | None) -> Prepared:
+        prepared = prepare(mn, question, llm, history, None, language)
+        log_sources(mn, prepared)  # before the answer: thumbs on a source work at once
+        return prepared
 
     def answer(job: Job) -> Generator[Any, None, Answered]:
         llm: LlamaChat | None = slot.get(key)
@@ -111,7 +127,10 @@ def answer_job(
         if early.source == "keyword":
             yield early  # ask routes the same way; the badge need not wait for the answer
         yield Phase("thinking")
-        prepared = host.call(job, lambda mn: prepare(mn, question, llm, history, None, language))
+        prepared = host.call(job, lambda mn: ready(mn, llm))
+        shown = replace(prepared.result, sources=list(prepared.result.sources))
+        reading = len(shown.sources) if prepared.messages is not None else 0
+        yield SourcesReady(shown, reading)
         yield from generate(prepared, llm, cancel)
         result, vault_name = host.call(job, lambda mn: (finish(mn, prepared), mn.vault.name))
         if error and not result.error:

@@ -3,7 +3,6 @@ each source was used and rate the answer and its sources."""
 
 from __future__ import annotations
 
-import html
 import threading
 import time
 from pathlib import Path
@@ -15,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTextBrowser,
     QToolTip,
     QVBoxLayout,
@@ -32,21 +30,22 @@ from mindnet_desktop.ui.chat_jobs import (
     ModelKey,
     ModelSlot,
     Phase,
+    SourcesReady,
     Turn,
     answer_job,
     history_of,
 )
+from mindnet_desktop.ui.chat_layout import ChatSplitter
 from mindnet_desktop.ui.chat_sources import SourcesPane
 from mindnet_desktop.ui.chat_text import (
     SOURCES_HREF,
     explanation_html,
-    intent_text,
-    linked_answer_html,
     obsidian_url,
     parse_citation,
+    transcript_html,
 )
 from mindnet_desktop.ui.i18n import fill
-from mindnet_desktop.ui.status_label import ERROR_STYLE, StatusLabel
+from mindnet_desktop.ui.status_label import PhaseClock, StatusLabel
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost, run_pure
 
 SHUTDOWN_WAIT_S = 10.0
@@ -95,7 +94,7 @@ class ChatPanel(QWidget):
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter = ChatSplitter(self)  # the sources go under the transcript when narrow
         self.view = QTextBrowser(self.splitter)
         self.view.setOpenLinks(False)
         self.view.setPlaceholderText(self.tr("Ask a question about your notes."))
@@ -104,12 +103,10 @@ class ChatPanel(QWidget):
         self.sources = SourcesPane(self.splitter)
         self.sources.rated.connect(self._rate)
         self.sources.opened.connect(self._source_opened)
-        self.splitter.addWidget(self.view)
-        self.splitter.addWidget(self.sources)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.set_panes(self.view, self.sources)
         layout.addWidget(self.splitter, 1)
         self.status = StatusLabel(self, wrap=True)
+        self.clock = PhaseClock(self.status, self)  # what the answer job does, how long
         layout.addWidget(self.status)
         row = QHBoxLayout()
         self.input = QPlainTextEdit(self)
@@ -184,7 +181,7 @@ class ChatPanel(QWidget):
         self.input.clear()
         self.send_button.setEnabled(False)
         self.stop_button.setEnabled(True)
-        self._set_status(self.tr("Waiting for the vault…"))
+        self.clock.start(self.tr("Waiting for the vault…"))
         self._render()
 
     def _connect_answer(self, job: Job) -> None:
@@ -198,7 +195,7 @@ class ChatPanel(QWidget):
         if self.busy and self.job is not None and not self.job.is_finished():
             self._cancel.set()
             self.stop_button.setEnabled(False)
-            self._set_status(self.tr("Stopping…"))
+            self.clock.show(self.tr("Stopping…"))
 
     @property
     def busy(self) -> bool:
@@ -208,21 +205,40 @@ class ChatPanel(QWidget):
     def _on_progress(self, item: object) -> None:
         if isinstance(item, Phase):
             if item.name == "loading":
-                self._set_status(self.tr("Loading the chat model…"))
+                self._set_phase(self.tr("Loading the chat model…"))
             else:
-                self._set_status(self.tr("Searching the notes and thinking…"))
+                self._set_phase(self.tr("Searching the notes and thinking…"))
         elif isinstance(item, Routing):
             self.shown_turn = None  # the sources pane shows the answer being written
             self.sources.show_routing(item)
+        elif isinstance(item, SourcesReady) and self.turns:
+            self._show_sources(item)
         elif isinstance(item, Token) and self.turns:
             self.turns[-1].answer += item.text
-            if self.status.text() and not self.status.error:
-                self._set_status(self.tr("Answering…"))
+            writing = self.tr("Writing…")
+            if self.clock.step != writing:
+                self._set_phase(writing)
             cursor = QTextCursor(self.view.document())
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(item.text, self._plain)
             bar = self.view.verticalScrollBar()
             bar.setValue(bar.maximum())
+
+    def _set_phase(self, step: str) -> None:
+        """The answer moved on to `step` (an error or a requested stop keeps its line)."""
+        if not self.status.error and not self._cancel.is_set():
+            self.clock.show(step)
+
+    def _show_sources(self, ready: SourcesReady) -> None:
+        """The sources, before the answer: shown with their thumbs (the query is logged)."""
+        turn = self.turns[-1]
+        turn.result = ready.result
+        self.shown_turn = len(self.turns) - 1
+        self.sources.show_result(ready.result, turn.ratings, answering=True)
+        n = ready.reading
+        if n:  # the model's prefill, until the first token
+            one, many = self.tr("Reading 1 source…"), self.tr("Reading %1 sources…")
+            self._set_phase(one if n == 1 else fill(many, n))
 
     def _on_done(self, answered: Answered) -> None:
         turn, result = self.turns[-1], answered.result
@@ -230,22 +246,30 @@ class ChatPanel(QWidget):
         turn.answer = result.answer or turn.answer.strip()
         turn.state = "stopped" if result.cancelled else "done"
         turn.error = result.error
+        seconds = round(self.clock.stop())
         if result.error:
             self._show_error(result.error)
+        elif result.cancelled:
+            self._set_status(fill(self.tr("Stopped after %1 s."), seconds))
         else:
-            self._set_status("")
+            one, many = self.tr("Answered in %1 s from 1 source."), self.tr("Answered in %1 s.")
+            many = self.tr("Answered in %1 s from %2 sources.") if result.sources else many
+            n = len(result.sources)
+            self._set_status(fill(one if n == 1 else many, seconds, n))
         self.shown_turn = len(self.turns) - 1
         self.sources.show_result(result, turn.ratings)
         self._render()
         self.answer_finished.emit(result)
 
     def _on_failed(self, message: str) -> None:
+        self.clock.stop()
         if self.turns and self.turns[-1].state == "running":
             self.turns[-1].state, self.turns[-1].error = "failed", message
         self._show_error(message)
         self._render()
 
     def _on_finished(self) -> None:
+        self.clock.stop()
         self._answering = False
         self.send_button.setEnabled(True)
         self.stop_button.setEnabled(False)
@@ -256,36 +280,9 @@ class ChatPanel(QWidget):
     # -- rendering ---------------------------------------------------------------------------
 
     def _render(self) -> None:
-        parts = []
-        you = html.escape(self.tr("You"))
-        for i, turn in enumerate(self.turns):
-            parts.append(f"<p><b>{you}:</b> {html.escape(turn.question)}</p>")
-            parts.append(self._answer_html(i, turn))
-        self.view.setHtml("".join(parts))
+        self.view.setHtml(transcript_html(self.turns, lambda n: self.tr("Sources (%n)", "", n)))
         bar = self.view.verticalScrollBar()
         bar.setValue(bar.maximum())
-
-    def _answer_html(self, i: int, turn: Turn) -> str:
-        name = html.escape(self.tr("Mindnet"))
-        label = f"<p><b>{name}:</b></p>"
-        if turn.state == "running":  # the stream is appended to this last paragraph
-            return label + f"<p>{html.escape(turn.answer)}</p>"
-        sources = len(turn.result.sources) if turn.result else 0
-        body = f"<p>{linked_answer_html(turn.answer, i, sources)}</p>" if turn.answer else ""
-        meta = []
-        if turn.result is not None:
-            meta.append(html.escape(intent_text(turn.result.routing)))
-            if sources:
-                link = html.escape(self.tr("Sources (%n)", "", sources))
-                meta.append(f'<a href="sources:{i}">{link}</a>')
-        if turn.state == "stopped":
-            stopped = html.escape(self.tr("stopped"))
-            meta.append(f"<i>{stopped}</i>")
-        error = ""
-        if turn.error:
-            error = f'<p style="{ERROR_STYLE}">⚠ {html.escape(turn.error)}</p>'
-        small = f"<p><small>{' · '.join(meta)}</small></p>" if meta else ""
-        return label + body + error + small + "<hr>"
 
     def _set_status(self, text: str) -> None:
         self.status.show_text(text)

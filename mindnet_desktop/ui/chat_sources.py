@@ -125,14 +125,19 @@ class SourcesPane(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        head = QHBoxLayout()
+        # The intent badge on a line of its own: beside the answer's thumbs it was cut off
+        # in a pane of the minimum width.
         self.badge = QLabel(self)
         self.badge.setStyleSheet(
             "QLabel { background: palette(highlight); color: palette(highlighted-text);"
             " border-radius: 4px; padding: 2px 6px; font-weight: bold; }"
         )
         self.badge.hide()
-        head.addWidget(self.badge)
+        layout.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignLeft)
+        head = QHBoxLayout()
+        self.heading = QLabel(self.tr("Sources"), self)
+        self.heading.setStyleSheet("font-weight: bold;")
+        head.addWidget(self.heading)
         head.addStretch(1)
         self.answer_label = QLabel(self.tr("This answer:"), self)
         head.addWidget(self.answer_label)
@@ -140,9 +145,6 @@ class SourcesPane(QWidget):
         self.answer_feedback.rated.connect(lambda rating: self.rated.emit(ANSWER, rating))
         head.addWidget(self.answer_feedback)
         layout.addLayout(head)
-        self.heading = QLabel(self.tr("Sources"), self)
-        self.heading.setStyleSheet("font-weight: bold;")
-        layout.addWidget(self.heading)
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
         self.list = QWidget(self.scroll)
@@ -151,18 +153,29 @@ class SourcesPane(QWidget):
         self.scroll.setWidget(self.list)
         layout.addWidget(self.scroll, 1)
         self.rows: list[SourceRow] = []
+        self.query_id: str | None = None  # whose sources are shown
         self.show_result(None, {})
 
-    def show_result(self, result: AskResult | None, ratings: dict[str, str]) -> None:
-        """Show the sources of `result` (None: empty) with the ratings the user gave."""
-        for row in self.rows:
-            row.deleteLater()
-        self.rows = []
+    def show_result(
+        self, result: AskResult | None, ratings: dict[str, str], answering: bool = False
+    ) -> None:
+        """Show the sources of `result` (None: empty) with the ratings the user gave;
+        `answering`: the answer is still being written (no thumbs for it yet). The rows of
+        the sources already shown stay as they are (and where the user scrolled to)."""
         has_answer = result is not None
         self.answer_label.setVisible(has_answer)
         self.answer_feedback.setVisible(has_answer)
+        self.answer_feedback.setEnabled(not answering)
         self.answer_feedback.set_rating(ratings.get(ANSWER))
         self.badge.setVisible(has_answer)
+        if result is not None and self._shows(result):
+            for row in self.rows:
+                row.feedback.set_rating(ratings.get(row.hit.node_id))
+            return
+        for row in self.rows:
+            row.deleteLater()
+        self.rows = []
+        self.query_id = result.query_id if result else None
         if result is None:
             self.heading.setText(self.tr("Sources"))
             return
@@ -179,6 +192,10 @@ class SourcesPane(QWidget):
             row.opened.connect(lambda n=n: self.opened.emit(n))
             self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
             self.rows.append(row)
+
+    def _shows(self, result: AskResult) -> bool:
+        ids = [h.node_id for h in result.sources]
+        return result.query_id == self.query_id and ids == [r.hit.node_id for r in self.rows]
 
     def show_routing(self, routing: Routing) -> None:
         """While an answer streams: its intent, no sources yet."""

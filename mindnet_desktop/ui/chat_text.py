@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from urllib.parse import quote
 
 from PySide6.QtCore import QCoreApplication
 
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
+from mindnet_desktop.ui.chat_jobs import Turn
 from mindnet_desktop.ui.i18n import fill
+from mindnet_desktop.ui.status_label import ERROR_STYLE
 
 CITATION = re.compile(r"\[(\d+)\]")
 CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
@@ -110,6 +113,44 @@ def linked_answer_html(answer: str, turn: int, sources: int) -> str:
         last = match.end()
     out.append(html.escape(answer[last:]))
     return "".join(out).replace("\n", "<br>")
+
+
+def transcript_html(turns: list[Turn], sources_label: Callable[[int], str]) -> str:
+    """The conversation: each question, and its answer with linked citations, the intent,
+    a link to its sources and a mark when it was stopped or failed. A running answer is
+    plain text: the stream is appended to its last paragraph.
+
+    Args:
+        turns: The panel's turns.
+        sources_label: "Sources (n)" for n sources, from the panel (pyside6-lupdate finds
+            plural forms only in `self.tr` calls).
+    """
+    you = html.escape(translate("ChatPanel", "You"))
+    name = html.escape(translate("ChatPanel", "Mindnet"))
+    stopped = html.escape(translate("ChatPanel", "stopped"))
+    parts = []
+    for i, turn in enumerate(turns):
+        parts.append(f"<p><b>{you}:</b> {html.escape(turn.question)}</p><p><b>{name}:</b></p>")
+        if turn.state == "running":
+            parts.append(f"<p>{html.escape(turn.answer)}</p>")
+            continue
+        sources = len(turn.result.sources) if turn.result else 0
+        if turn.answer:
+            parts.append(f"<p>{linked_answer_html(turn.answer, i, sources)}</p>")
+        if turn.error:
+            parts.append(f'<p style="{ERROR_STYLE}">⚠ {html.escape(turn.error)}</p>')
+        meta = []
+        if turn.result is not None:
+            meta.append(html.escape(intent_text(turn.result.routing)))
+            if sources:
+                link = html.escape(sources_label(sources))
+                meta.append(f'<a href="sources:{i}">{link}</a>')
+        if turn.state == "stopped":
+            meta.append(f"<i>{stopped}</i>")
+        if meta:
+            parts.append(f"<p><small>{' · '.join(meta)}</small></p>")
+        parts.append("<hr>")
+    return "".join(parts)
 
 
 def parse_citation(href: str) -> tuple[int, int] | None:

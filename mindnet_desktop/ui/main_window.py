@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QPoint, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -45,6 +45,10 @@ from mindnet_desktop.ui.status_bar import IndexStatusBar
 from mindnet_desktop.ui.workers import ServiceHost
 
 EmbedderFactory = Callable[[str, int], Embedder]
+FIRST_WINDOW_SHARE = 0.88  # of the screen's free area, for a window with no saved geometry
+CHAT_SHARE, GRAPH_SHARE = 11, 9  # of the central splitter's width
+GRAPH_MIN_WIDTH = 280  # the graph view stays usable beside the chat
+INDEX_DOCK_MIN_HEIGHT = 110  # the last import's summary, the tabs and a row or two
 
 
 @dataclass(frozen=True)
@@ -153,8 +157,13 @@ class MainWindow(QMainWindow):
         self.graph = GraphView(self.host)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.graph)
-        self.splitter.setStretchFactor(0, 11)  # the chat a bit wider than the graph
-        self.splitter.setStretchFactor(1, 9)
+        self.splitter.setStretchFactor(0, CHAT_SHARE)  # the chat a bit wider than the graph
+        self.splitter.setStretchFactor(1, GRAPH_SHARE)
+        # The split starts in that ratio too, not by the panes' size hints (the graph's is
+        # wide); sizes in a ratio are spread over whatever width the splitter gets.
+        self.splitter.setSizes([CHAT_SHARE * 100, GRAPH_SHARE * 100])
+        self.splitter.setChildrenCollapsible(False)  # the View menu hides the graph
+        self.graph.setMinimumWidth(GRAPH_MIN_WIDTH)
         self.graph.setVisible(self.graph_action.isChecked())
         self.preview_dock.attach(self.host)
         self.chat.open_note.connect(self.show_note)
@@ -375,11 +384,20 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1200, 800)
+            self._fill_screen()
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
         else:
-            self.resizeDocks([self.index_dock], [200], Qt.Orientation.Vertical)
+            # A sixth of the window: on a 768-pixel screen 200 pixels took the chat's room.
+            height = max(INDEX_DOCK_MIN_HEIGHT, self.height() // 6)
+            self.resizeDocks([self.index_dock], [height], Qt.Orientation.Vertical)
+
+    def _fill_screen(self) -> None:
+        """The first window: most of the screen's free area, centred on it."""
+        area = self.screen().availableGeometry()  # the primary screen before it is shown
+        size = area.size() * FIRST_WINDOW_SHARE
+        self.resize(size)
+        self.move(area.center() - QPoint(size.width() // 2, size.height() // 2))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.store.setValue("window/geometry", self.saveGeometry())

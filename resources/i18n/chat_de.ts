@@ -48,8 +48,32 @@
         <translation>Durchsuche die Notizen und denke nach …</translation>
     </message>
     <message>
-        <source>Answering…</source>
-        <translation>Antworte …</translation>
+        <source>Writing…</source>
+        <translation>Schreibe …</translation>
+    </message>
+    <message>
+        <source>Reading 1 source…</source>
+        <translation>Lese 1 Quelle …</translation>
+    </message>
+    <message>
+        <source>Reading %1 sources…</source>
+        <translation>Lese %1 Quellen …</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 s.</source>
+        <translation>Nach %1 s angehalten.</translation>
+    </message>
+    <message>
+        <source>Answered in %1 s from 1 source.</source>
+        <translation>Antwort in %1 s aus 1 Quelle.</translation>
+    </message>
+    <message>
+        <source>Answered in %1 s.</source>
+        <translation>Antwort in %1 s.</translation>
+    </message>
+    <message>
+        <source>Answered in %1 s from %2 sources.</source>
+        <translation>Antwort in %1 s aus %2 Quellen.</translation>
     </message>
     <message>
         <source>You</source>
@@ -112,6 +136,10 @@
     <message>
         <source>status</source>
         <translation>Status</translation>
+    </message>
+    <message>
+        <source>every query word</source>
+        <translation>jedes Wort der Frage</translation>
     </message>
     <message>
         <source>keywords</source>

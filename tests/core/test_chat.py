@@ -180,3 +180,21 @@ def test_cli_ask_prints_the_sources_before_the_answer(vault, capsys) -> None:
     assert head.startswith("Sources:\n[1] ") and "[2] " in head
     answer, _, tail = rest.rpartition("\n\nintent ")
     assert answer.strip() and tail.startswith(("FACT", "DECISION", "EMPATHY", "CODING"))
+
+
+def test_sources_logged_before_the_answer_take_feedback_and_stay_one_entry(vault, open_mindnet):
+    """The desktop logs the sources before generating, so thumbs work while it streams."""
+    from mindnet_desktop.core.service.ask import finish as finish_ask
+    from mindnet_desktop.core.service.ask import log_sources, prepare
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    prepared = prepare(mn, "Papierstau Fach 2", None)
+    log_sources(mn, prepared)
+    source = prepared.result.sources[0].node_id
+    mn.query_log.feedback(prepared.result.query_id, source, "up")  # before the answer
+    prepared.result.answer = "Fach 2 herausziehen [1]."
+    finish_ask(mn, prepared)
+    logged = [q for q in mn.query_log.read_queries() if q["query_id"] == prepared.result.query_id]
+    assert len(logged) == 1 and logged[0]["answer"] == "Fach 2 herausziehen [1]."
+    assert [h["node_id"] for h in logged[0]["hits"]] == [h.node_id for h in prepared.result.sources]

@@ -10,8 +10,10 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtWidgets import QApplication
 
+from mindnet_desktop.core.chat.answer import AskResult
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
+from mindnet_desktop.ui.chat_jobs import Turn
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.chat_text import (
     explanation_html,
@@ -19,7 +21,9 @@ from mindnet_desktop.ui.chat_text import (
     linked_answer_html,
     obsidian_url,
     parse_citation,
+    transcript_html,
 )
+from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.workers import ServiceHost
 
 REPO = Path(__file__).resolve().parents[2]
@@ -100,6 +104,12 @@ def test_the_german_translation_covers_the_panel_and_the_tooltips(
     tip = explanation_html(make_hit(injected=True))
     assert "Gründe" in tip and "Beitrag" in tip and "semantische Ähnlichkeit" in tip
     assert intent_text(Routing("FACT", "keyword")) == "FACT · Schlüsselwörter"
+    result = AskResult("q1", "Papierstau?", Routing("FACT", "keyword"), sources=[make_hit()])
+    stopped = Turn("Papierstau?", "Fach 2 ziehen [1].", "stopped", result=result)
+    out = transcript_html([stopped], lambda n: panel.tr("Sources (%n)", "", n))
+    assert "Quelle (1)" in out and "<i>angehalten</i>" in out and '"cite:0/1"' in out
+    assert panel.tr("Writing…") == "Schreibe …"  # the status line while tokens come
+    assert fill(panel.tr("Reading %1 sources…"), 5) == "Lese 5 Quellen …"
     panel.shutdown()
 
 

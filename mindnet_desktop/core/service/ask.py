@@ -84,6 +84,13 @@ def prepare(
     return prepared
 
 
+def log_sources(mn: Mindnet, prepared: Prepared) -> None:
+    """Log the question and its sources before the answer is written, so that thumbs on a
+    source can be recorded while the answer streams; `finish` completes the entry."""
+    r = prepared.result
+    log_ranked(mn, r.query_id, r.question, r.routing, r.sources, r.model, "")
+
+
 def finish(mn: Mindnet, prepared: Prepared) -> AskResult:
     """Log the question, its sources and the answer; the result."""
     r = prepared.result

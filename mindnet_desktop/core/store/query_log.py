@@ -47,11 +47,19 @@ class QueryLog:
         return entries
 
     def log_query(self, entry: dict[str, Any]) -> None:
-        """Append one search/ask: query_id, query, intent, model, top-k with breakdowns."""
+        """Append one search/ask: query_id, query, intent, model, top-k with breakdowns.
+        Logging a query_id again completes its entry (an answer logged after its sources)."""
         self._append(self.queries, {"time": now_iso(), **entry})
 
     def read_queries(self) -> list[dict[str, Any]]:
-        return self._read(self.queries)
+        """Every query once, in the order they were asked: the lines of one query_id merged
+        (later fields win, the time stays the first one's: when it was asked)."""
+        merged: dict[object, dict[str, Any]] = {}
+        for n, entry in enumerate(self._read(self.queries)):
+            key = entry.get("query_id") or n  # a line without an id stands alone
+            first = merged.get(key)
+            merged[key] = {**first, **entry, "time": first.get("time")} if first else entry
+        return list(merged.values())
 
     def read_feedback(self) -> list[dict[str, Any]]:
         return self._read(self.feedback_path)
