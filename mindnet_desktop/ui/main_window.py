@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -42,13 +42,12 @@ from mindnet_desktop.ui.main_menu import build_menus
 from mindnet_desktop.ui.note_preview import PreviewDock
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog
 from mindnet_desktop.ui.status_bar import IndexStatusBar
+from mindnet_desktop.ui.window_geometry import restore_geometry
 from mindnet_desktop.ui.workers import ServiceHost
 
 EmbedderFactory = Callable[[str, int], Embedder]
-FIRST_WINDOW_SHARE = 0.88  # of the screen's free area, for a window with no saved geometry
 CHAT_SHARE, GRAPH_SHARE = 11, 9  # of the central splitter's width
 GRAPH_MIN_WIDTH = 280  # the graph view stays usable beside the chat
-INDEX_DOCK_MIN_HEIGHT = 110  # the last import's summary, the tabs and a row or two
 
 
 @dataclass(frozen=True)
@@ -379,25 +378,7 @@ class MainWindow(QMainWindow):
 
     # Geometry and closing
     def _restore_geometry(self) -> None:
-        geometry = self.settings.store.value("window/geometry")
-        state = self.settings.store.value("window/state")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self._fill_screen()
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
-        else:
-            # A sixth of the window: on a 768-pixel screen 200 pixels took the chat's room.
-            height = max(INDEX_DOCK_MIN_HEIGHT, self.height() // 6)
-            self.resizeDocks([self.index_dock], [height], Qt.Orientation.Vertical)
-
-    def _fill_screen(self) -> None:
-        """The first window: most of the screen's free area, centred on it."""
-        area = self.screen().availableGeometry()  # the primary screen before it is shown
-        size = area.size() * FIRST_WINDOW_SHARE
-        self.resize(size)
-        self.move(area.center() - QPoint(size.width() // 2, size.height() // 2))
+        restore_geometry(self, self.settings.store, self.index_dock)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.store.setValue("window/geometry", self.saveGeometry())

@@ -142,6 +142,10 @@
         <translation>jedes Wort der Frage</translation>
     </message>
     <message>
+        <source>your ratings</source>
+        <translation>deine Bewertungen</translation>
+    </message>
+    <message>
         <source>keywords</source>
         <translation>Schlüsselwörter</translation>
     </message>

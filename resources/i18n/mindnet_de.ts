@@ -145,6 +145,10 @@
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
+        <source>Your &amp;ratings…</source>
+        <translation>Deine &amp;Bewertungen…</translation>
+    </message>
+    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -244,6 +248,117 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     </message>
 </context>
 <context>
+    <name>RatingsDialog</name>
+    <message>
+        <source>Ratings</source>
+        <translation>Bewertungen</translation>
+    </message>
+    <message>
+        <source>Your ratings</source>
+        <translation>Deine Bewertungen</translation>
+    </message>
+    <message>
+        <source>A thumb on a source moves that note for the same and similar questions. Ratings stay in the vault&apos;s data folder; nothing leaves this computer.</source>
+        <translation>Ein Daumen an einer Quelle verschiebt diese Notiz bei derselben und ähnlichen Fragen. Bewertungen bleiben im Datenordner des Vaults; nichts verlässt diesen Computer.</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>Bewertung</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>Forget this question&apos;s ratings</source>
+        <translation>Bewertungen dieser Frage vergessen</translation>
+    </message>
+    <message>
+        <source>Forget all ratings…</source>
+        <translation>Alle Bewertungen vergessen…</translation>
+    </message>
+    <message>
+        <source>Learn from my ratings</source>
+        <translation>Aus meinen Bewertungen lernen</translation>
+    </message>
+    <message>
+        <source>Tries other retriever weights on your rated questions (each without its own ratings) and on the example questions; proposes weights only when they rank your questions better and nothing worse.</source>
+        <translation>Probiert andere Gewichte an deinen bewerteten Fragen (jede ohne ihre eigenen Bewertungen) und an den Beispielfragen; schlägt Gewichte nur vor, wenn sie deine Fragen besser und nichts schlechter ordnen.</translation>
+    </message>
+    <message>
+        <source>Apply these weights</source>
+        <translation>Diese Gewichte übernehmen</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>%1 ratings stand.</source>
+        <translation>%1 Bewertungen gelten.</translation>
+    </message>
+    <message>
+        <source>No ratings yet.</source>
+        <translation>Noch keine Bewertungen.</translation>
+    </message>
+    <message>
+        <source>Select a rating first.</source>
+        <translation>Wähle zuerst eine Bewertung.</translation>
+    </message>
+    <message>
+        <source>Forget all ratings</source>
+        <translation>Alle Bewertungen vergessen</translation>
+    </message>
+    <message>
+        <source>Remove every rating of this vault?</source>
+        <translation>Alle Bewertungen dieses Vaults entfernen?</translation>
+    </message>
+    <message>
+        <source>Indexing the example questions…</source>
+        <translation>Beispielfragen werden indexiert…</translation>
+    </message>
+    <message>
+        <source>Trying weights %1 of %2…</source>
+        <translation>Gewichte %1 von %2 werden probiert…</translation>
+    </message>
+    <message>
+        <source>Rate some sources ▲ first: there is nothing to learn.</source>
+        <translation>Bewerte zuerst einige Quellen mit ▲: Es gibt nichts zu lernen.</translation>
+    </message>
+    <message>
+        <source>These weights rank your questions better and nothing worse.</source>
+        <translation>Diese Gewichte ordnen deine Fragen besser und nichts schlechter.</translation>
+    </message>
+    <message>
+        <source>No weights rank your questions better without harm elsewhere.</source>
+        <translation>Keine Gewichte ordnen deine Fragen besser, ohne anderswo zu schaden.</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Gestoppt.</translation>
+    </message>
+    <message>
+        <source>Applied; the old retriever.yaml is kept as a backup.</source>
+        <translation>Übernommen; die alte retriever.yaml bleibt als Sicherung erhalten.</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -332,6 +447,22 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     <message>
         <source>Semantic similarity</source>
         <translation>Semantische Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>Matching terms</source>
+        <translation>Passende Begriffe</translation>
+    </message>
+    <message>
+        <source>Named in the question</source>
+        <translation>In der Frage genannt</translation>
+    </message>
+    <message>
+        <source>Every query word</source>
+        <translation>Jedes Wort der Frage</translation>
+    </message>
+    <message>
+        <source>Your ratings</source>
+        <translation>Deine Bewertungen</translation>
     </message>
     <message>
         <source>Edges</source>
