@@ -114,3 +114,12 @@ def test_of_two_ratings_given_in_the_same_second_the_later_one_counts() -> None:
     assert (
         effects([rating("A", 1.0, asked), rating("A", -1.0, asked)], asked, SETTINGS)["A"].raw < 0
     )
+
+
+def test_a_down_can_ask_for_closer_questions_than_an_up() -> None:
+    asked, near = unit(1, 0, 0), unit(1, 0.75, 0)  # cosine 0.8
+    strict = FeedbackSettings(threshold=0.6, half_life_days=180, down_threshold=0.85)
+    ratings = [rating("A", 1.0, asked), rating("B", -1.0, asked)]
+    got = effects(ratings, near, strict)
+    assert got["A"].raw > 0 and "B" not in got
+    assert effects(ratings, asked, strict)["B"].raw == pytest.approx(-1.0)

@@ -54,15 +54,18 @@ class RetrieverConfig:
     fusion: str = "minmax"
     rrf_k: int = 60
     feedback_threshold: dict[str, float] = field(default_factory=lambda: dict(FEEDBACK_THRESHOLD))
+    feedback_down_threshold: dict[str, float] = field(default_factory=dict)  # none: threshold
     feedback_half_life_days: float = 180.0
 
     def edge_weight(self, kind: str) -> float:
         return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
 
-    def threshold(self, embedder: str) -> float:
-        """The question cosine above which a rating counts, for `embedder`."""
+    def threshold(self, embedder: str, down: bool = False) -> float:
+        """The question cosine above which a ▲ (`down`: a ▼) counts, for `embedder`."""
         thresholds = self.feedback_threshold
-        return thresholds.get(embedder, thresholds.get("default", FEEDBACK_THRESHOLD["default"]))
+        up = thresholds.get(embedder, thresholds.get("default", FEEDBACK_THRESHOLD["default"]))
+        downs = self.feedback_down_threshold
+        return downs.get(embedder, downs.get("default", up)) if down else up
 
     def status_multiplier(self, status: str) -> float:
         return self.status_multipliers.get(
@@ -106,6 +109,7 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
         **FEEDBACK_THRESHOLD,
         **_numbers(path, "feedback.threshold", feedback.get("threshold", {}), 0.0, 1.0),
     }
+    downs = _numbers(path, "feedback.down_threshold", feedback.get("down_threshold", {}), 0.0, 1.0)
     half_life = number(path, "feedback.half_life_days", feedback.get("half_life_days", 180), 1, 1e5)
     if k > pool:
         raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
@@ -123,6 +127,7 @@ def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
         fusion=fusion,
         rrf_k=rrf_k,
         feedback_threshold=thresholds,
+        feedback_down_threshold=downs,
         feedback_half_life_days=half_life,
     )
 

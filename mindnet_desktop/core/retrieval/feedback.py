@@ -3,9 +3,11 @@ ratings and vectors in, one effect per note out; `service/feedback.py` reads the
 
 A rating counts for a question as far as the two questions are alike: the cosine of their
 vectors, scaled so that the `threshold` (per embedder: models spread cosines differently)
-gives 0 and the same question 1. Of a note's ratings the closest counts; among ratings about
-as close (`TIE`), the latest, so a later ▲ on the same question replaces an earlier ▼. It
-fades with age (half-life) and with how much of the note changed since (`kept`).
+gives 0 and the same question 1. A ▼ may ask for closer questions than a ▲: a note wrong for
+one question is often right for a neighbouring one. Of a note's ratings the closest counts;
+among ratings about as close (`TIE`), the latest, so a later ▲ on the same question replaces
+an earlier ▼. It fades with age (half-life) and with how much of the note changed since
+(`kept`).
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ class Rating:
 
 @dataclass(frozen=True)
 class FeedbackSettings:
-    threshold: float  # question cosine at which a rating starts to count
+    threshold: float  # question cosine at which a ▲ starts to count
     half_life_days: float
+    down_threshold: float | None = None  # the same for a ▼ (None: `threshold`)
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,13 @@ def effects(
     were given: of two as old (the log keeps seconds), the later one counts."""
     if not ratings:
         return {}
-    near = closeness(np.stack([r.vector for r in ratings]) @ vector, settings.threshold)
+    similarity = np.stack([r.vector for r in ratings]) @ vector
+    up, down = settings.threshold, settings.down_threshold or settings.threshold
+    near = np.where(
+        np.array([r.sign > 0 for r in ratings]),
+        closeness(similarity, up),
+        closeness(similarity, down),
+    )
     best: dict[str, float] = {}
     for rating, close in zip(ratings, near.tolist(), strict=True):
         if close > best.get(rating.note_id, 0.0):

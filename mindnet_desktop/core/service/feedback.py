@@ -93,8 +93,9 @@ class FeedbackIndex:
         ratings = self.ratings()
         if self._leave_out:
             ratings = [r for r in ratings if r.query_id not in self._leave_out]
+        name = self.mn.embedder.name
         settings = FeedbackSettings(
-            config.threshold(self.mn.embedder.name), config.feedback_half_life_days
+            config.threshold(name), config.feedback_half_life_days, config.threshold(name, True)
         )
         return effects(ratings, vector, settings)
 
