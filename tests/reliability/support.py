@@ -64,6 +64,26 @@ def cli(vault: Path, data: Path, *args: str, **kw: Any) -> subprocess.CompletedP
     )
 
 
+def start_watch(vault: Path, data: Path, debounce: str = "0.3") -> subprocess.Popen[str]:
+    """`mindnet watch --json` as a child process, stopped with SIGINT (Ctrl+C) by the test.
+
+    SIGINT is set back to its default in the child: a shell running the tests in the
+    background hands its children SIGINT ignored, and Python then never raises
+    KeyboardInterrupt (the child would not stop).
+    """
+    cmd = [sys.executable, "-m", "mindnet_desktop.cli.main", "--vault", str(vault)]
+    cmd += ["--data-dir", str(data), "watch", "--json", "--debounce", debounce]
+    return subprocess.Popen(
+        cmd,
+        cwd=REPO,
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
 def cli_json(vault: Path, data: Path, *args: str) -> Any:
     done = cli(vault, data, *args, "--json")
     assert done.returncode == 0, done.stderr[-3000:]

@@ -166,7 +166,8 @@ class Importer:
             records = self.store.note_records()
             entries = {r.note.path: entry_of(r) for r in records.values()}
         unreadable: list[str] = []
-        files = scan_vault(self.vault, unreadable, summary.warnings)  # links out: warnings
+        indexed = len(entries) if options.sync_deletes else 0  # an empty vault wipes nothing
+        files = scan_vault(self.vault, unreadable, summary.warnings, indexed)
         summary.scanned = len(files)
         summary.errors += [FileProblem(f, f"{f}: folder cannot be read; its notes are kept")
                            for f in unreadable]  # fmt: skip

@@ -22,7 +22,10 @@ class VaultUnavailableError(MindnetError, FileNotFoundError):
 
 
 def scan_vault(
-    root: Path, unreadable: list[str] | None = None, skipped: list[FileProblem] | None = None
+    root: Path,
+    unreadable: list[str] | None = None,
+    skipped: list[FileProblem] | None = None,
+    indexed: int = 0,
 ) -> dict[str, tuple[int, int]]:
     """Vault-relative POSIX path -> (mtime_ns, size) of every note file.
 
@@ -36,9 +39,13 @@ def scan_vault(
         root: The vault folder.
         unreadable: Receives the vault-relative folders that could not be listed.
         skipped: Receives a warning for each note file left out (a link out of the vault).
+        indexed: How many notes the index holds (when the caller would delete the missing
+            ones): a vault without a single note file then counts as unavailable, since an
+            unmounted drive often leaves its empty mount point folder behind.
 
     Raises:
-        VaultUnavailableError: The vault itself is missing or unreadable.
+        VaultUnavailableError: The vault itself is missing or unreadable, or empty while
+            `indexed` notes would be deleted.
     """
     if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
         raise VaultUnavailableError(
@@ -69,6 +76,12 @@ def scan_vault(
             except OSError:
                 continue  # vanished between listing and stat, or a dangling link
             found[rel] = (stat.st_mtime_ns, stat.st_size)
+    if indexed and not found and not unreadable:
+        raise VaultUnavailableError(
+            f"The vault folder {root} holds no notes, but the index has {indexed} "
+            "(an unmounted drive?); nothing was changed. If you emptied the vault on purpose, "
+            "`mindnet import --rebuild` starts an empty index."
+        )
     return found
 
 
