@@ -171,7 +171,8 @@ def test_ask_with_the_real_model_over_injected_notes_changes_no_file(hostile, tm
     assert cli(hostile, data, "import").returncode == 0
     before, data_before = snapshot_all(tmp_path, data)
     index_before = snapshot(data, hostile)
-    done = cli(hostile, data, "ask", QUESTION, "--model", "test", "--ctx", "2048", "--json")
+    model = ("--model", "test", "--ctx", "1024", "--max-tokens", "64")
+    done = cli(hostile, data, "ask", QUESTION, *model, "--json")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     answer = json.loads(done.stdout)
