@@ -17,6 +17,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 # Examples each fuzz test ran (printed at the end of the session by conftest.py).
 FUZZ_EXAMPLES: Counter[str] = Counter()
+# Figures measured by the tests for the README's Reliability table (printed at the end too).
+FIGURES: dict[str, float] = {}
 
 
 class Hang(AssertionError):
