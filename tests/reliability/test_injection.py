@@ -161,6 +161,7 @@ def test_an_obedient_model_cannot_make_ask_change_any_file(hostile, tmp_path, op
                if c.supported)  # fmt: skip
 
 
+@pytest.mark.slow  # ~15 s of CPU for the model; the test above covers the logic in CI
 def test_ask_with_the_real_model_over_injected_notes_changes_no_file(hostile, tmp_path):
     """Guards: the same end to end, as a user runs it: `mindnet ask --model test --json` (the
     real llama.cpp runtime and the small test GGUF) over a vault holding the injection note.
