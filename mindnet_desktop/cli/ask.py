@@ -50,7 +50,7 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.core.models.llm import LlamaChat
     from mindnet_desktop.core.service.ask import finish, prepare
 
-    llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx)
+    llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx, max_tokens=args.max_tokens)
     prepared = prepare(mn, args.question, llm, k=args.k, language=args.lang)
     if not args.json:  # the sources first: they are known long before the first token
         print("Sources:")

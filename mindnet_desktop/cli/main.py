@@ -181,6 +181,7 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     ask.add_argument("--no-llm", action="store_true", help="retrieve the sources only")
     ask.add_argument("--k", type=int, default=None, help="sources to retrieve")
     ask.add_argument("--ctx", type=int, default=4096, help="model context size (tokens)")
+    ask.add_argument("--max-tokens", type=int, default=512, help="longest answer (tokens)")
     ask.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
     log = sub.add_parser("log", parents=[common], help="the query log (and feedback)")
     log.add_argument("--limit", type=int, default=20, help="newest N queries")

@@ -76,7 +76,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from mindnet_desktop.core.ingest.watcher import VaultWatcher
+    from mindnet_desktop.core.ingest.watcher import VaultWatcher, back_message, gone_message
 
     with open_mindnet(args, write=True) as mn:
         lock = threading.Lock()
@@ -100,7 +100,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         def on_error(exc: BaseException) -> None:
             print(f"mindnet: watch: import failed: {exc}", file=sys.stderr, flush=True)
 
-        watcher = VaultWatcher(mn.vault, on_change, args.debounce, on_error)
+        def on_vault(present: bool) -> None:
+            say = back_message if present else gone_message
+            print(f"mindnet: watch: {say(mn.vault)}", file=sys.stderr, flush=True)
+
+        watcher = VaultWatcher(mn.vault, on_change, args.debounce, on_error, on_vault)
         if not args.json:
             print(f"Watching {mn.vault} (Ctrl+C to stop)", flush=True)
         watcher.start()

@@ -70,6 +70,7 @@ class VaultIndexer(QObject):
     state_changed = Signal(str)
     failed = Signal(str)
     _watch_request = Signal(object)  # a threading.Event, from the watcher thread
+    _vault_seen = Signal(bool)  # from the watcher thread: the vault folder is there or gone
 
     def __init__(
         self, host: ServiceHost, debounce: float = 0.5, parent: QObject | None = None
@@ -89,6 +90,7 @@ class VaultIndexer(QObject):
         self._waiting: set[threading.Event] = set()
         self._lock = threading.Lock()
         self._watch_request.connect(self._on_watch_request)
+        self._vault_seen.connect(self._on_vault_seen)
 
     @property
     def importing(self) -> bool:
@@ -175,7 +177,11 @@ class VaultIndexer(QObject):
         if self._watcher is not None or self._closing or self.host.mindnet is None:
             return
         self._watcher = VaultWatcher(
-            self.host.mindnet.vault, self._on_change, self.debounce, self._on_watch_error
+            self.host.mindnet.vault,
+            self._on_change,
+            self.debounce,
+            self._on_watch_error,
+            self._vault_seen.emit,
         )
         self._watcher.start(reconcile=False)
         if not self.importing:
@@ -199,6 +205,19 @@ class VaultIndexer(QObject):
     def _on_watch_request(self, done: threading.Event) -> None:
         if self._closing or self.import_now(then=done.set) is None:
             done.set()
+
+    @Slot(bool)
+    def _on_vault_seen(self, present: bool) -> None:
+        """The vault folder vanished (the index is kept, watching waits) or is back."""
+        from mindnet_desktop.core.ingest.watcher import gone_message
+
+        if self._closing or self._watcher is None:
+            return
+        if present:
+            self._set_state(IMPORTING if self.importing else WATCHING)
+        else:
+            self._set_state(ERROR)
+            self.failed.emit(gone_message(self._watcher.vault))
 
     def _on_watch_error(self, exc: BaseException) -> None:
         self.failed.emit(str(exc))  # a queued signal: reaches the GUI thread

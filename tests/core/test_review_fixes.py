@@ -56,9 +56,12 @@ def test_edge_add_finds_the_body_after_frontmatter_that_repeats_it(vault, open_m
     )
 
 
-def test_edge_add_writes_through_a_symlinked_note(vault, open_mindnet, tmp_path):
-    real = tmp_path / "elsewhere" / "Linked.md"
-    real.parent.mkdir()
+def test_edge_add_writes_through_a_symlinked_note(vault, open_mindnet):
+    """A note that is a symbolic link to another file of the vault is written where the link
+    points; the link stays. (This test used to link a file outside the vault; issue 14 made
+    links out of the vault not followed at all: tests/reliability/test_safety.py.)"""
+    real = vault / "Archiv" / "Linked.md"
+    real.parent.mkdir(exist_ok=True)
     real.write_text("# Linked\nText\n", encoding="utf-8")
     link = vault / "Inbox" / "Linked.md"
     link.symlink_to(real)

@@ -1,13 +1,18 @@
-"""Reports how many examples the fuzz tests ran (the README's Reliability table quotes it)."""
+"""Reports how many examples the fuzz tests ran and the figures the tests measured (the
+README's Reliability table quotes them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.reliability.support import FUZZ_EXAMPLES
+from tests.reliability.support import FIGURES, FUZZ_EXAMPLES
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if FIGURES:
+        terminalreporter.section("reliability figures")
+        for name, value in FIGURES.items():
+            terminalreporter.write_line(f"{value:>9}  {name}")
     if not FUZZ_EXAMPLES:
         return
     terminalreporter.section("fuzz examples")

@@ -17,6 +17,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 # Examples each fuzz test ran (printed at the end of the session by conftest.py).
 FUZZ_EXAMPLES: Counter[str] = Counter()
+# Figures measured by the tests for the README's Reliability table (printed at the end too).
+FIGURES: dict[str, float] = {}
 
 
 class Hang(AssertionError):
@@ -61,6 +63,26 @@ def cli(vault: Path, data: Path, *args: str, **kw: Any) -> subprocess.CompletedP
     cmd += ["--data-dir", str(data), *args]
     return subprocess.run(
         cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=kw.pop("timeout", 300)
+    )
+
+
+def start_watch(vault: Path, data: Path, debounce: str = "0.3") -> subprocess.Popen[str]:
+    """`mindnet watch --json` as a child process, stopped with SIGINT (Ctrl+C) by the test.
+
+    SIGINT is set back to its default in the child: a shell running the tests in the
+    background hands its children SIGINT ignored, and Python then never raises
+    KeyboardInterrupt (the child would not stop).
+    """
+    cmd = [sys.executable, "-m", "mindnet_desktop.cli.main", "--vault", str(vault)]
+    cmd += ["--data-dir", str(data), "watch", "--json", "--debounce", debounce]
+    return subprocess.Popen(
+        cmd,
+        cwd=REPO,
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 

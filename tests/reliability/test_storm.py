@@ -15,7 +15,6 @@ import queue
 import random
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import pytest
 from mindnet_desktop.core.models.embedders import HashEmbedder
 from mindnet_desktop.core.service.mindnet import Mindnet
 from tests.conftest import run_import
-from tests.reliability.support import REPO, cli_env, note_text, snapshot
+from tests.reliability.support import note_text, snapshot, start_watch
 
 QUIET_SECONDS = 8  # no import reported for this long after the storm: the watcher is done
 
@@ -66,13 +65,11 @@ def run_storm(tmp_path: Path, initial: int, total: int, folder_notes: int) -> No
     for i in range(initial):
         folder = "Mappe" if i < folder_notes else f"Ordner {i % 4}"
         write(vault / folder / f"Note {i}.md", note_text(i, total, paragraphs=1))
-    cmd = [sys.executable, "-m", "mindnet_desktop.cli.main", "--vault", str(vault)]
-    cmd += ["--data-dir", str(data), "watch", "--json", "--debounce", "0.3"]
-    proc = subprocess.Popen(
-        cmd, cwd=REPO, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    proc = start_watch(vault, data)
     lines: queue.Queue[str] = queue.Queue()
+    errors: list[str] = []  # read as it comes: a full stderr pipe would block the watcher
     threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    threading.Thread(target=lambda: errors.extend(proc.stderr), daemon=True).start()
     try:
         first = json.loads(lines.get(timeout=300))  # the reconcile at start
         assert first["notes"] == initial
@@ -86,8 +83,12 @@ def run_storm(tmp_path: Path, initial: int, total: int, folder_notes: int) -> No
         assert all(r["errors"] == [] for r in reports), reports
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=120)
-    assert code == 0, proc.stderr.read()[-3000:]
+        try:
+            code = proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("watch did not stop: " + "".join(errors)[-3000:]) from None
+    assert code == 0, "".join(errors)[-3000:]
     with Mindnet(vault, tmp_path / "fresh", embedder=HashEmbedder(), write=True) as mn:
         run_import(mn)
     assert snapshot(data, vault) == snapshot(tmp_path / "fresh", vault)

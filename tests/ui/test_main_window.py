@@ -130,6 +130,25 @@ def test_watcher_imports_a_new_note_and_counts_follow(qtbot, make_window, vault:
     assert store_counts(qtbot, window)[0] == before + 1
 
 
+def test_a_vanished_vault_is_reported_and_watched_again(qtbot, make_window, vault, tmp_path):
+    """Guards: the window says so when the vault folder vanishes while watched (the index
+    kept), and follows the folder again once it is back. Shown to fail by not passing
+    `on_vault` to the VaultWatcher in VaultIndexer.start_watching (no message, state stays
+    watching)."""
+    window = make_window()
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    before = window.stats.notes
+    vault.rename(tmp_path / "away")
+    qtbot.waitUntil(lambda: "is gone" in (window.last_error or ""), timeout=LONG)
+    assert window.watch_label.property("state") == "error"
+    (tmp_path / "away" / "Neu.md").write_text("# Neu\n\nText.\n", encoding="utf-8")
+    (tmp_path / "away").rename(vault)
+    qtbot.waitUntil(lambda: window.stats.notes == before + 1, timeout=LONG)
+    qtbot.waitUntil(lambda: window.indexer.state == WATCHING, timeout=LONG)
+    assert store_counts(qtbot, window)[0] == before + 1
+
+
 def test_locked_data_dir_shows_a_clear_message(qtbot, make_window, vault: Path, tmp_path) -> None:
     with WriterLock(tmp_path / "data"):
         window = make_window()

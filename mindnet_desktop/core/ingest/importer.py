@@ -166,12 +166,11 @@ class Importer:
             records = self.store.note_records()
             entries = {r.note.path: entry_of(r) for r in records.values()}
         unreadable: list[str] = []
-        files = scan_vault(self.vault, unreadable)
+        indexed = len(entries) if options.sync_deletes else 0  # an empty vault wipes nothing
+        files = scan_vault(self.vault, unreadable, summary.warnings, indexed)
         summary.scanned = len(files)
-        for folder in unreadable:
-            summary.errors.append(
-                FileProblem(folder, f"{folder}: folder cannot be read; its notes are kept")
-            )
+        summary.errors += [FileProblem(f, f"{f}: folder cannot be read; its notes are kept")
+                           for f in unreadable]  # fmt: skip
         pending = yield from self._read_changed(files, entries, options, cancel, summary)
 
         replaced, vanished, outcome.renamed = plan_removals(
@@ -260,7 +259,7 @@ class Importer:
         summary.chunks = sum(e.chunk_count for e in entries)
         summary.edges = sum(e.edge_count for e in entries)
         # Warnings describe the index as it stands, so they are reported on every import.
-        summary.warnings = [
+        summary.warnings += [
             FileProblem(e.path, w, "warning")
             for e in sorted(entries, key=lambda e: e.path)
             for w in e.warnings

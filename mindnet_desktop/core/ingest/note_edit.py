@@ -51,7 +51,11 @@ def insert_callout(raw: bytes, note: Note, chunk: Chunk | None, line: str) -> by
     return (b"\xef\xbb\xbf" if bom else b"") + out.encode("utf-8")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, vault: Path) -> None:
     """Replace `path` with `data` so that readers see the old or the new file, never half.
-    A symlinked note is written where the link points (the link stays)."""
-    files.write_atomic(path.resolve(), data, preserve_mode=True)
+    A symlinked note is written where the link points (the link stays), but only inside
+    `vault`: a note replaced by a link out of the vault since its import is refused."""
+    real = path.resolve()
+    if not real.is_relative_to(vault.resolve()):
+        raise NoteEditError(f"{path} now links to {real}, outside the vault; nothing was written")
+    files.write_atomic(real, data, preserve_mode=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from mindnet_desktop.core.domain import FileProblem
 from mindnet_desktop.core.errors import MindnetError
 
 NOTE_SUFFIXES = (".md", ".ctxt")
@@ -20,15 +21,31 @@ class VaultUnavailableError(MindnetError, FileNotFoundError):
     """The vault folder is missing or cannot be read (nothing is deleted then)."""
 
 
-def scan_vault(root: Path, unreadable: list[str] | None = None) -> dict[str, tuple[int, int]]:
+def scan_vault(
+    root: Path,
+    unreadable: list[str] | None = None,
+    skipped: list[FileProblem] | None = None,
+    indexed: int = 0,
+) -> dict[str, tuple[int, int]]:
     """Vault-relative POSIX path -> (mtime_ns, size) of every note file.
+
+    Symbolic links are never followed out of the vault: folder links are not entered at all
+    (a link back into the vault would list its notes twice, a loop forever), and a file
+    link counts only when it points at a file inside the vault; one pointing elsewhere is
+    skipped with a warning, so nothing outside the folder the user chose is read or, through
+    `edge add`, written.
 
     Args:
         root: The vault folder.
         unreadable: Receives the vault-relative folders that could not be listed.
+        skipped: Receives a warning for each note file left out (a link out of the vault).
+        indexed: How many notes the index holds (when the caller would delete the missing
+            ones): a vault without a single note file then counts as unavailable, since an
+            unmounted drive often leaves its empty mount point folder behind.
 
     Raises:
-        VaultUnavailableError: The vault itself is missing or unreadable.
+        VaultUnavailableError: The vault itself is missing or unreadable, or empty while
+            `indexed` notes would be deleted.
     """
     if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
         raise VaultUnavailableError(
@@ -39,16 +56,35 @@ def scan_vault(root: Path, unreadable: list[str] | None = None) -> dict[str, tup
         if unreadable is not None and error.filename:
             unreadable.append(Path(error.filename).relative_to(root).as_posix())
 
+    real_root = Path(os.path.realpath(root))
     found: dict[str, tuple[int, int]] = {}
     for folder, dirs, files in os.walk(root, onerror=failed):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         base = Path(folder).relative_to(root).as_posix()
         for name in files:
             rel = name if base == "." else f"{base}/{name}"
-            if is_note_path(rel):
-                try:
-                    stat = os.stat(os.path.join(folder, name))
-                except OSError:
-                    continue  # vanished between listing and stat
-                found[rel] = (stat.st_mtime_ns, stat.st_size)
+            if not is_note_path(rel):
+                continue
+            path = os.path.join(folder, name)
+            if os.path.islink(path) and not inside(real_root, path):
+                if skipped is not None:
+                    reason = "a symbolic link to a file outside the vault; not followed"
+                    skipped.append(FileProblem(rel, f"{rel}: {reason}", "warning"))
+                continue
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue  # vanished between listing and stat, or a dangling link
+            found[rel] = (stat.st_mtime_ns, stat.st_size)
+    if indexed and not found and not unreadable:
+        raise VaultUnavailableError(
+            f"The vault folder {root} holds no notes, but the index has {indexed} "
+            "(an unmounted drive?); nothing was changed. If you emptied the vault on purpose, "
+            "`mindnet import --rebuild` starts an empty index."
+        )
     return found
+
+
+def inside(real_root: Path, path: str | Path) -> bool:
+    """`path`, with every symbolic link resolved, lies inside `real_root` (itself resolved)."""
+    return Path(os.path.realpath(path)).is_relative_to(real_root)

@@ -4,16 +4,46 @@ Events only mark the vault dirty; after `debounce` seconds of quiet one incremen
 runs (with deletes synced). That coalesces bursts and covers every save pattern alike
 (Obsidian's temp file + rename, moves, deletes, folder renames): the import compares the
 whole vault with the store by stat and content hash, which is cheap when little changed.
+
+A vault folder that vanishes (deleted, renamed, its drive unmounted) is noticed within
+`poll` seconds: no import runs while it is gone (the index is kept as it is), the watcher
+says so once and waits; when a folder is back at the vault's path (or another one took its
+place, such as a drive mounted again) it watches that one and catches up with one import.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.ingest.vault import is_note_path
+
+
+def gone_message(vault: Path) -> str:
+    return (
+        f"The vault folder {vault} is gone (deleted, renamed or unmounted); the index is kept "
+        "as it was. Waiting for the folder to come back."
+    )
+
+
+def back_message(vault: Path) -> str:
+    return f"The vault folder {vault} is back; catching up with its changes."
+
+
+def folder_identity(folder: Path) -> tuple[int, int] | None:
+    """(device, inode) of a folder that can be listed; None when it is missing or cannot."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or not os.access(folder, os.R_OK | os.X_OK):
+        return None
+    return info.st_dev, info.st_ino
 
 
 def relevant(vault: Path, path: str) -> bool:
@@ -37,6 +67,9 @@ class VaultWatcher:
         on_change: Runs the import; called on the watcher's worker thread, never twice at once.
         debounce: Seconds without events before `on_change` runs.
         on_error: Receives exceptions raised by `on_change` (the watcher keeps going).
+        on_vault: Called with False when the vault folder is gone, with True when it is back
+            (on the worker thread; `gone_message` / `back_message` say it to a person).
+        poll: Seconds between checks that the vault folder is still there.
     """
 
     def __init__(
@@ -45,19 +78,32 @@ class VaultWatcher:
         on_change: Callable[[], None],
         debounce: float = 0.5,
         on_error: Callable[[BaseException], None] | None = None,
+        on_vault: Callable[[bool], None] | None = None,
+        poll: float = 1.0,
     ) -> None:
         self.vault = vault.resolve()
         self.on_change = on_change
-        self.debounce = debounce
+        self.debounce, self.poll = debounce, poll
         self.on_error = on_error or (lambda exc: None)
+        self.on_vault = on_vault or (lambda present: None)
         self._dirty = threading.Event()
         self._stop = threading.Event()
         self._observer: Any = None
+        self._observer_lock = threading.Lock()  # the worker restarts it, stop() ends it
+        self._identity: tuple[int, int] | None = None
         self._thread: threading.Thread | None = None
         self.runs = 0
+        self.gone = False
 
     def start(self, reconcile: bool = True) -> None:
         """Start watching; with `reconcile`, first catch up with changes made while off."""
+        self._start_observer()
+        if reconcile:
+            self._dirty.set()
+        self._thread = threading.Thread(target=self._loop, name="mindnet-watcher", daemon=True)
+        self._thread.start()
+
+    def _start_observer(self) -> None:
         from watchdog.events import FileSystemEventHandler
         from watchdog.observers import Observer
 
@@ -71,16 +117,37 @@ class VaultWatcher:
                 if any(p and relevant(watcher.vault, str(p)) for p in paths):
                     watcher._dirty.set()
 
-        self._observer = Observer()
-        self._observer.schedule(Handler(), str(self.vault), recursive=True)
-        self._observer.start()
-        if reconcile:
-            self._dirty.set()
-        self._thread = threading.Thread(target=self._loop, name="mindnet-watcher", daemon=True)
-        self._thread.start()
+        with self._observer_lock:
+            if self._stop.is_set():
+                return
+            identity = folder_identity(self.vault)
+            observer = Observer()
+            observer.schedule(Handler(), str(self.vault), recursive=True)
+            try:
+                observer.start()
+            except OSError:
+                observer.stop()
+                raise
+            self._observer, self._identity = observer, identity
+
+    def _stop_observer(self) -> None:
+        with self._observer_lock:
+            observer, self._observer = self._observer, None
+        if observer is not None:
+            try:
+                observer.stop()
+                observer.join(timeout=5)
+            except OSError:  # its folder is gone: nothing left to unwatch
+                pass
 
     def _loop(self) -> None:
+        checked = time.monotonic()
         while not self._stop.is_set():
+            if time.monotonic() - checked >= self.poll:
+                checked = time.monotonic()
+                if folder_identity(self.vault) != self._identity:
+                    self._recover()
+                    continue
             if not self._dirty.wait(timeout=0.2):
                 continue
             # Debounce: wait until no event arrived for a whole quiet period.
@@ -90,11 +157,36 @@ class VaultWatcher:
                     return
                 if not self._dirty.is_set():
                     break
+            if folder_identity(self.vault) != self._identity:
+                self._recover()  # never import a vault that is gone or half there
+                continue
             try:
                 self.on_change()
             except BaseException as exc:  # noqa: BLE001 - reported, the watcher survives
                 self.on_error(exc)
             self.runs += 1
+
+    def _recover(self) -> None:
+        """The vault folder vanished or another took its place: watch it again once it is
+        there, and catch up with one import (nothing is imported while it is gone)."""
+        self._stop_observer()
+        while not self._stop.is_set():
+            if folder_identity(self.vault) is None:
+                if not self.gone:
+                    self.gone = True
+                    self.on_vault(False)
+                self._stop.wait(self.poll)
+                continue
+            try:
+                self._start_observer()
+            except OSError:  # vanished again at once (or no inotify watch left): retry
+                self._stop.wait(self.poll)
+                continue
+            if self.gone:
+                self.gone = False
+                self.on_vault(True)
+            self._dirty.set()
+            return
 
     @property
     def busy(self) -> bool:
@@ -104,10 +196,7 @@ class VaultWatcher:
     def stop(self) -> None:
         """Stop the observer and the worker thread (waits for a running import)."""
         self._stop.set()
-        if self._observer is not None:
-            self._observer.stop()
-            self._observer.join(timeout=5)
-            self._observer = None
+        self._stop_observer()
         if self._thread is not None:
             self._thread.join(timeout=60)
             self._thread = None

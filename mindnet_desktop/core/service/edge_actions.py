@@ -190,7 +190,7 @@ def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
         raise NoteEditError(
             f"{record.note.path} changed on disk just now; nothing was written, retry"
         )
-    write_atomic(path, edited)
+    write_atomic(path, edited, mn.vault)
     drain(mn.import_vault())
     made = [
         e
@@ -200,7 +200,7 @@ def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
         and e.target_ref.casefold() == link.casefold()
     ]
     if not made:  # should not happen after _states_edge; never leave a stray line behind
-        write_atomic(path, raw)
+        write_atomic(path, raw, mn.vault)
         drain(mn.import_vault())
         raise NoteEditError(
             f"the callout in {record.note.path} gave no edge; the note is unchanged"
