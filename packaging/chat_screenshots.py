@@ -26,22 +26,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from screenshot import example_app, open_and_import, wait  # noqa: E402
+
 QUESTION = "Wie behebe ich einen Papierstau im LaserJet 500?"  # FACT: nothing injected
 FOCUS = "Produkte/LaserJet 500"  # the note the graph view centres on
 SOURCES = 10
 STREAMED_TOKENS = 30  # the first screenshot is taken once this many tokens arrived
 SIZE = (1366, 768)
-
-
-def wait(app: object, condition: object, seconds: float) -> bool:
-    """Process events until `condition()` holds or the time is up."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()  # type: ignore[attr-defined]
-        if condition():  # type: ignore[operator]
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def config_with_sources(target: Path, sources: int) -> Path:
@@ -78,23 +70,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def shoot(args: argparse.Namespace, work: Path) -> int:
-    from PySide6.QtWidgets import QApplication
-
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.core.models.llm import Token
     from mindnet_desktop.core.models.weights import resolve_model_path
-    from mindnet_desktop.resources import EXAMPLE_VAULT
     from mindnet_desktop.ui.i18n import install_translators
     from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
-    from mindnet_desktop.ui.settings import AppSettings
 
-    app = QApplication.instance() or QApplication([])
-    app.setStyle("Fusion")
-    vault = work / "vault"
-    shutil.copytree(EXAMPLE_VAULT, vault)
-    settings = AppSettings.from_file(work / "settings.ini")
-    settings.language = args.lang
-    settings.link_target = "preview"
+    app, vault, settings = example_app(work, args.lang)
     settings.threads = args.threads
     settings.chat_model = str(resolve_model_path(args.model))  # joined and checked now
     translators = install_translators(args.lang)  # noqa: F841 - kept alive
@@ -102,10 +84,7 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     location = VaultLocation(config_dir=config_with_sources(work / "config", SOURCES))
     window = MainWindow(settings, location, embedder_factory=factory)
     window.setGeometry(0, 0, *SIZE)
-    window.show()
-    window.open_vault(vault)
-    if not wait(app, lambda: window.stats is not None and window.stats.notes > 0, args.timeout):
-        print("the import did not finish", file=sys.stderr)
+    if not open_and_import(app, window, vault, args.timeout):
         return 1
     chat, graph = window.chat, window.graph
     assert chat is not None and graph is not None

@@ -35,6 +35,35 @@ def wait(app: object, condition: object, seconds: float) -> bool:
     return False
 
 
+def example_app(work: Path, language: str) -> tuple[object, Path, object]:
+    """The QApplication (Fusion style), a copy of the example vault in `work` and settings in
+    `work` for `language` with citations opening the preview."""
+    from PySide6.QtWidgets import QApplication
+
+    from mindnet_desktop.resources import EXAMPLE_VAULT
+    from mindnet_desktop.ui.settings import AppSettings
+
+    app = QApplication.instance() or QApplication([])
+    app.setStyle("Fusion")  # type: ignore[attr-defined]
+    vault = work / "vault"
+    shutil.copytree(EXAMPLE_VAULT, vault)
+    settings = AppSettings.from_file(work / "settings.ini")
+    settings.language = language
+    settings.link_target = "preview"
+    return app, vault, settings
+
+
+def open_and_import(app: object, window: object, vault: Path, seconds: float) -> bool:
+    """Show `window`, open `vault` in it and wait for the first import (False: timed out)."""
+    window.show()  # type: ignore[attr-defined]
+    window.open_vault(vault)  # type: ignore[attr-defined]
+    stats = lambda: window.stats  # type: ignore[attr-defined]  # noqa: E731
+    if not wait(app, lambda: stats() is not None and stats().notes > 0, seconds):
+        print("the import did not finish", file=sys.stderr)
+        return False
+    return True
+
+
 def ask(app: object, chat: object, question: str, seconds: float) -> None:
     """Ask through the chat panel's `ask` hook, else type into its input and press Ctrl+Enter."""
     from PySide6.QtCore import Qt
@@ -113,20 +142,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def shoot(args: argparse.Namespace, work: Path) -> int:
-    from PySide6.QtWidgets import QApplication
-
-    from mindnet_desktop.__main__ import EXAMPLE_VAULT
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.ui.main_window import MainWindow
-    from mindnet_desktop.ui.settings import AppSettings
 
-    app = QApplication.instance() or QApplication([])
-    app.setStyle("Fusion")
-    vault = work / "vault"
-    shutil.copytree(EXAMPLE_VAULT, vault)
-    settings = AppSettings.from_file(work / "settings.ini")
-    settings.language = "de"
-    settings.link_target = "preview"
+    app, vault, settings = example_app(work, "de")
     if args.fast:
         from mindnet_desktop.core.models.weights import TEST_CHAT, ModelError, part_paths
 
@@ -140,10 +159,7 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     factory = (lambda name, threads: HashEmbedder()) if args.fast else make_embedder
     window = MainWindow(settings, embedder_factory=factory)
     window.resize(1560, 940)
-    window.show()
-    window.open_vault(vault)
-    if not wait(app, lambda: window.stats is not None and window.stats.notes > 0, args.timeout):
-        print("the import did not finish", file=sys.stderr)
+    if not open_and_import(app, window, vault, args.timeout):
         return 1
     window.index_dock.hide()  # more room for the answer, its sources and the graph
     width = window.splitter.width()
