@@ -123,3 +123,27 @@ def test_a_down_can_ask_for_closer_questions_than_an_up() -> None:
     got = effects(ratings, near, strict)
     assert got["A"].raw > 0 and "B" not in got
     assert effects(ratings, asked, strict)["B"].raw == pytest.approx(-1.0)
+
+
+def test_a_rating_counts_less_once_its_note_was_rewritten(vault, open_mindnet) -> None:
+    from mindnet_desktop.core.service.feedback import record_feedback
+    from mindnet_desktop.core.service.search import hybrid_search
+    from tests.conftest import run_import
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    query = "Papierstau im Drucker"
+    result = hybrid_search(mn, query, k=5, per_note=True)
+    hit = result.hits[0]
+    record_feedback(mn, result.query_id, hit.node_id, "up")
+    vector = mn.embedder.embed_query([query])[0]
+    assert mn.feedback.effects(vector)[hit.note_id].raw == pytest.approx(1.0, abs=1e-4)
+    path = vault / hit.path
+    path.write_text("# Neu\n\nEin ganz anderer Text über etwas anderes.\n", encoding="utf-8")
+    run_import(mn)
+    mn.feedback.changed()
+    assert mn.feedback.effects(vector)[hit.note_id].raw == pytest.approx(MIN_KEPT, abs=1e-4)
+    path.unlink()
+    run_import(mn, sync_deletes=True)
+    mn.feedback.changed()
+    assert hit.note_id not in mn.feedback.effects(vector)  # a deleted note is not rated
