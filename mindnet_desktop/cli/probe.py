@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         plan = plan_probes(mn, args.n, questions=llm is not None)
         plan.save()
         if llm is not None and plan.to_ask:
+            _warm_up(llm)
             _say(
                 args,
                 f"writing {len(plan.to_ask)} question(s) with the chat model "
@@ -114,15 +115,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _chat_model(args: argparse.Namespace) -> Any:
+    """The chat model, loaded only when a question is to be written (all cached: never)."""
     from mindnet_desktop.core.models.llm import LlamaChat
+
+    return LlamaChat(args.model, n_ctx=QUESTION_CONTEXT, threads=args.threads)
+
+
+def _warm_up(llm: Any) -> None:
     from mindnet_desktop.core.models.weights import ModelError
 
-    llm = LlamaChat(args.model, n_ctx=QUESTION_CONTEXT, threads=args.threads)
     try:
         llm.warm_up()
     except ModelError as exc:
         raise CliError(f"{exc} (or run `mindnet probe --no-llm`: sentence probes only)") from exc
-    return llm
 
 
 def _say(args: argparse.Namespace, message: str) -> None:

@@ -278,3 +278,14 @@ def test_cli_probe_json_and_forget(vault, tmp_path: Path, capsys, monkeypatch):
         capsys, "--vault", str(vault), "probe", "--no-llm", "--against-embedder", "hash"
     )
     assert code == 2 and "already uses the embedder hash" in report["error"]
+
+
+def test_cli_probe_without_its_chat_model_says_how_to_go_on(vault, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+    assert main(["--vault", str(vault), "import"]) == 0
+    capsys.readouterr()
+    code, report = run_cli(
+        capsys, "--vault", str(vault), "probe", "--n", "2", "--model", str(tmp_path / "no.gguf")
+    )
+    assert code == 2 and "--no-llm" in report["error"]
+    assert main(["--vault", str(vault), "probe", "--no-llm", "--n", "2"]) == 0
