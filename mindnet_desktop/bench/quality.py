@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from mindnet_desktop.core.config.type_registry import ConfigError
+from mindnet_desktop.core.retrieval.metrics import Scores as Scores
+from mindnet_desktop.core.retrieval.metrics import first_gold_rank as first_gold_rank
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.core.service.search import hybrid_search
@@ -128,27 +130,6 @@ def ranked_notes(mn: Mindnet, variant: str, question: str) -> list[tuple[str, st
         retriever = variant_retriever(mn, variant)
         hits = retriever.rank(question, DEPTH, per_note=True).hits
     return [(h.note_id, h.path) for h in hits]
-
-
-def first_gold_rank(ranked: list[tuple[str, str]], gold: tuple[str, ...]) -> int | None:
-    wanted = set(gold)
-    for rank, (note_id, path) in enumerate(ranked, start=1):
-        if path in wanted or note_id in wanted:
-            return rank
-    return None
-
-
-@dataclass
-class Scores:
-    ranks: list[int | None] = field(default_factory=list)
-
-    def summary(self) -> dict[str, float]:
-        n = max(len(self.ranks), 1)
-        return {
-            "hit@1": round(sum(1 for r in self.ranks if r == 1) / n, 3),
-            "hit@5": round(sum(1 for r in self.ranks if r is not None and r <= 5) / n, 3),
-            "mrr": round(sum(1 / r for r in self.ranks if r is not None) / n, 3),
-        }
 
 
 def evaluate(

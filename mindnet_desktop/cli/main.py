@@ -83,10 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
     sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
     _graph_commands(sub, common)
-    from mindnet_desktop.cli import bench, learn
+    from mindnet_desktop.cli import bench, learn, probe
 
     bench.add_parser(sub, common)
     learn.add_parser(sub, common)
+    probe.add_parser(sub, common)
     return parser
 
 
@@ -210,9 +211,9 @@ def run(args: argparse.Namespace) -> int:
         from mindnet_desktop.cli import bench
 
         return bench.run(args)
-    from mindnet_desktop.cli import ask, graph, learn, vault
+    from mindnet_desktop.cli import ask, graph, learn, probe, vault
 
-    for module in (vault, graph, ask, learn):
+    for module in (vault, graph, ask, learn, probe):
         if args.command in module.COMMANDS:
             return module.run(args)
     raise CliError(f"unknown command '{args.command}'")

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTextEdit,
+    QWidget,
 )
 
 from mindnet_desktop.core.config.retriever import load_retriever_config
@@ -40,6 +41,7 @@ from mindnet_desktop.ui.indexing import (
 )
 from mindnet_desktop.ui.main_menu import build_menus
 from mindnet_desktop.ui.note_preview import PreviewDock
+from mindnet_desktop.ui.probe_dialog import QualityDialog, open_quality_dialog
 from mindnet_desktop.ui.settings import AppSettings, SettingsDialog
 from mindnet_desktop.ui.status_bar import IndexStatusBar
 from mindnet_desktop.ui.window_geometry import restore_geometry
@@ -328,9 +330,16 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         weights = self._effective_weights or load_retriever_config().weights
-        dialog = SettingsDialog(self.settings, weights, self)
+        check = self.check_quality if self.host is not None else None
+        dialog = SettingsDialog(self.settings, weights, self, check)
         if dialog.exec():
             self.apply_settings(dialog.apply())
+
+    def check_quality(self, weights: dict[str, float], parent: QWidget) -> QualityDialog | None:
+        """Settings → Check search quality, with `weights` being edited (`probe_dialog`)."""
+        return open_quality_dialog(
+            self.host, self.settings, weights, self._effective_weights, parent
+        )
 
     def apply_settings(self, changed: set[str]) -> None:
         """React to changed settings (names as in `SettingsDialog.apply`)."""

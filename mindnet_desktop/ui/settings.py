@@ -7,6 +7,7 @@ Retriever weights are stored here and written by the core into the vault's confi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QSettings
@@ -204,6 +205,7 @@ class SettingsDialog(QDialog):
         settings: AppSettings,
         default_weights: dict[str, float],
         parent: QWidget | None = None,
+        check_quality: Callable[[dict[str, float], QWidget], object] | None = None,
     ) -> None:
         super().__init__(parent)
         self.settings = settings
@@ -303,6 +305,12 @@ class SettingsDialog(QDialog):
             self.weights[term] = spin
             weight_form.addRow(labels.get(term, term), spin)
         self._default_weights = dict(default_weights)
+        # Search quality on the user's own notes, with these weights beside the current ones.
+        self.check_quality = QPushButton(self.tr("Check search quality…"))
+        self.check_quality.setEnabled(check_quality is not None)
+        if check_quality is not None:
+            self.check_quality.clicked.connect(lambda: check_quality(self.weight_values(), self))
+        weight_form.addRow("", self.check_quality)
 
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

@@ -248,6 +248,89 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     </message>
 </context>
 <context>
+    <name>QualityDialog</name>
+    <message>
+        <source>Check search quality</source>
+        <translation>Suchqualität prüfen</translation>
+    </message>
+    <message>
+        <source>Probes made from your own notes: a sentence of a note without its title words, and optionally a question the chat model writes about it. Shown: how often search finds the note first (hit@1), in the top 5 (hit@5), and the mean reciprocal rank (MRR). Your rated questions count too. The probes stay in the vault&apos;s data folder.</source>
+        <translation>Proben aus deinen eigenen Notizen: ein Satz einer Notiz ohne die Wörter ihres Titels und wahlweise eine Frage, die das Chatmodell dazu schreibt. Gezeigt wird, wie oft die Suche die Notiz als Erstes findet (hit@1), unter den ersten 5 (hit@5), und der mittlere reziproke Rang (MRR). Deine bewerteten Fragen zählen mit. Die Proben bleiben im Datenordner des Vaults.</translation>
+    </message>
+    <message>
+        <source>Notes to probe:</source>
+        <translation>Zu prüfende Notizen:</translation>
+    </message>
+    <message>
+        <source>Questions by the chat model (slow the first time: about 30 s each)</source>
+        <translation>Fragen vom Chatmodell (beim ersten Mal langsam: etwa 30 s je Frage)</translation>
+    </message>
+    <message>
+        <source>Compare with the weights in the settings</source>
+        <translation>Mit den Gewichten in den Einstellungen vergleichen</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Reading the notes…</source>
+        <translation>Notizen werden gelesen…</translation>
+    </message>
+    <message>
+        <source>Stopping after the current probe…</source>
+        <translation>Stoppt nach der aktuellen Probe…</translation>
+    </message>
+    <message>
+        <source>The chat model writes questions: %1 of %2</source>
+        <translation>Das Chatmodell schreibt Fragen: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Searching for the probes: %1 of %2</source>
+        <translation>Suche nach den Proben: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Gestoppt.</translation>
+    </message>
+    <message>
+        <source>Sentences</source>
+        <translation>Sätze</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Fragen</translation>
+    </message>
+    <message>
+        <source>Your rated questions</source>
+        <translation>Deine bewerteten Fragen</translation>
+    </message>
+    <message>
+        <source>current</source>
+        <translation>aktuell</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>bearbeitet</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>Proben</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>%1 probes from your notes.</source>
+        <translation>%1 Proben aus deinen Notizen.</translation>
+    </message>
+</context>
+<context>
     <name>RatingsDialog</name>
     <message>
         <source>Ratings</source>
@@ -479,6 +562,10 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     <message>
         <source>Status</source>
         <translation>Status</translation>
+    </message>
+    <message>
+        <source>Check search quality…</source>
+        <translation>Suchqualität prüfen…</translation>
     </message>
     <message>
         <source>Choose a vault folder</source>

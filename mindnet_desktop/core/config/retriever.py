@@ -82,7 +82,11 @@ def _numbers(path: Path, key: str, raw: object, low: float, high: float) -> dict
 
 def load_retriever_config(config_dir: Path | None = None) -> RetrieverConfig:
     """Load and validate `retriever.yaml` (override dir first, else the bundled file)."""
-    path = config_file("retriever.yaml", config_dir)
+    return load_retriever_file(config_file("retriever.yaml", config_dir))
+
+
+def load_retriever_file(path: Path) -> RetrieverConfig:
+    """Load and validate one retriever config file (`mindnet probe --against FILE`)."""
     data = load_yaml(path)
     weights = {**OPTIONAL_TERMS, **_numbers(path, "weights", data.get("weights"), 0.0, 10.0)}
     for term in TERMS:
