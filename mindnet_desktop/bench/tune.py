@@ -5,7 +5,8 @@ Evidence, per group of questions (each a list of question → gold notes):
   few ratings cannot wreck the ranking;
 - `rated`: the user's rated questions, ▲ sources as gold, each ranked *without its own
   ratings* (leave-one-out: otherwise the feedback term answers it by heart);
-- `probes`: known-item probes built from the user's vault, when there are any.
+- `probes`: known-item probes built from the user's vault (`mindnet probe`): sentence
+  probes, and the chat model's questions where `mindnet probe` wrote them.
 
 A coordinate search moves one term weight at a time (halve, double, or switch on) and keeps
 a move when the mean MRR of the user's groups (rated questions, probes) rises while the prior
@@ -28,6 +29,7 @@ from mindnet_desktop.core.config.retriever import TERMS
 from mindnet_desktop.core.domain import IndexProgress, drain
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.probes import build_probes, rated_probes
 from mindnet_desktop.core.service.search import hybrid_search
 from mindnet_desktop.resources import EXAMPLE_VAULT, PRIOR_QA, ROOT
 
@@ -37,7 +39,9 @@ STEPS = (0.5, 2.0)
 SWITCH_ON = 0.1  # the weight a term that is off is tried at
 ROUNDS = 2
 RATED_GROUP = "your rated questions"
+PROBES_GROUP = "probes from your notes"
 PRIOR_GROUP = "example questions"
+PROBES = 100  # notes probed (`mindnet probe --n`)
 MIN_GAIN = 0.002  # a move must raise the mean MRR by this much
 
 
@@ -103,19 +107,21 @@ def mean_mrr(scores: dict[str, dict[str, float]], groups: Sequence[str]) -> floa
 def rated_questions(mn: Mindnet) -> list[Asked]:
     """The user's rated questions with their ▲ notes as gold (questions with only ▼ have
     no gold and are left out); asked again without any rating given for the same text."""
-    by_text: dict[str, tuple[set[str], set[str]]] = {}
-    for entry in mn.query_log.standing():
-        if entry.get("node_id") == "answer" or not entry.get("query"):
-            continue
-        gold, ids = by_text.setdefault(entry["query"], (set(), set()))
-        ids.add(entry["query_id"])
-        if entry["rating"] == "up" and mn.has_note(entry.get("note_id", "")):
-            gold.add(entry["note_id"])
     return [
-        Asked(text, frozenset(gold), leave_out=frozenset(ids))
-        for text, (gold, ids) in by_text.items()
-        if gold
+        Asked(p.text, frozenset(p.gold), p.lang, frozenset(p.query_ids)) for p in rated_probes(mn)
     ]
+
+
+def user_groups(mn: Mindnet, probes: int = PROBES) -> list[Group]:
+    """What is learnt from: the rated questions and (`probes` > 0) the known-item probes of
+    up to `probes` notes of the vault (`mindnet probe`): sentence probes, built where the
+    cache lacks them, and the chat model's questions where the cache has them."""
+    groups = [Group(RATED_GROUP, mn, rated_questions(mn))]
+    if probes > 0:
+        plan = drain(build_probes(mn, probes))
+        asked = [Asked(p.text, frozenset(p.gold), p.lang) for p in plan.probes()]
+        groups.append(Group(PROBES_GROUP, mn, asked))
+    return groups
 
 
 def prior_group(mn: Mindnet, on_progress: Callable[[IndexProgress], object] | None = None) -> Group:

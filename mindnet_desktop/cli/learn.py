@@ -17,29 +17,35 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="learn the retriever weights from your ratings",
         description="Proposes term weights from your rated questions (leave-one-out), held "
-        "by the bundled example-vault questions as a prior; writes retriever.yaml (keeping a "
+        "by the bundled example-vault questions as a prior, and from known-item probes of your "
+        "notes; writes retriever.yaml (keeping a "
         "backup) only when the proposal is better and worse on nothing.",
     )
     tune.add_argument("--dry-run", action="store_true", help="show the proposal, write nothing")
     tune.add_argument("--no-prior", action="store_true", help="leave the example questions out")
+    tune.add_argument(
+        "--probes",
+        type=int,
+        default=100,
+        metavar="N",
+        help="known-item probes of up to N notes of your vault (0: none; see `mindnet probe`)",
+    )
 
 
 def cmd_tune(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.bench.fusion import CachedQueries
     from mindnet_desktop.bench.tune import (
-        RATED_GROUP,
-        Group,
         apply,
         prior_group,
-        rated_questions,
         tune,
+        user_groups,
         weights_table,
     )
 
     show = not args.json and sys.stderr.isatty()
-    rated = rated_questions(mn)
     mn.embedder = CachedQueries(mn.embedder)  # type: ignore[assignment]
-    groups = [Group(RATED_GROUP, mn, rated)]
+    groups = user_groups(mn, max(args.probes, 0))
+    rated = groups[0].questions
     if not args.no_prior:
         if show:
             print("indexing the example vault (the prior) …", file=sys.stderr, flush=True)
@@ -52,8 +58,9 @@ def cmd_tune(args: argparse.Namespace, mn: Mindnet) -> int:
 
         result = tune(groups, dict(mn.retriever_config.weights), step)
     finally:
-        for group in groups[1:]:
-            group.mn.close()
+        for group in groups:
+            if group.prior:
+                group.mn.close()
     if show:
         print(file=sys.stderr)
     written: tuple[Path, Path | None] | None = None
@@ -68,7 +75,7 @@ def cmd_tune(args: argparse.Namespace, mn: Mindnet) -> int:
         print_json(out)
         return 0
     if not rated:
-        print("no rated questions with a ▲ source yet: rate sources, then tune again")
+        print("no rated questions with a ▲ source yet: learning from the probes only")
     print(weights_table(result))
     if written:
         print(f"wrote {written[0]}" + (f" (backup: {written[1]})" if written[1] else ""))

@@ -24,13 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.bench.tune import (
-    RATED_GROUP,
-    Group,
     TuneResult,
     apply,
     prior_group,
-    rated_questions,
     tune,
+    user_groups,
     weights_table,
 )
 from mindnet_desktop.core.service.mindnet import Mindnet
@@ -117,8 +115,8 @@ class RatingsDialog(QDialog):
         self.learn_button.setToolTip(
             self.tr(
                 "Tries other retriever weights on your rated questions (each without its own "
-                "ratings) and on the example questions; proposes weights only when they rank "
-                "your questions better and nothing worse."
+                "ratings), on probes made from your notes and on the example questions; "
+                "proposes weights only when they rank your questions better and nothing worse."
             )
         )
         self.learn_button.clicked.connect(self.learn)
@@ -216,8 +214,8 @@ class RatingsDialog(QDialog):
 
             with reader() as mn:
                 mn.embedder = CachedQueries(mn.embedder)  # type: ignore[assignment]
-                groups = [Group(RATED_GROUP, mn, rated_questions(mn))]
                 job.report(("prior", 0, 1))
+                groups = user_groups(mn)
                 prior = prior_group(mn)
                 try:
                     return tune(
@@ -235,7 +233,7 @@ class RatingsDialog(QDialog):
         self.progress.setVisible(True)
         self.progress.setRange(0, 0)
         self.cancel_button.setVisible(True)
-        self.status.setText(self.tr("Indexing the example questions…"))
+        self.status.setText(self.tr("Preparing probes and the example questions…"))
         job = self.jobs.run_pure(run, "tune", self._tuned)
         if job is not None:
             job.progress.connect(self._progress)
@@ -258,9 +256,7 @@ class RatingsDialog(QDialog):
         self.report.setVisible(True)
         self.report.setMarkdown(weights_table(result))
         self.apply_button.setEnabled(result.better)
-        if not result.groups.get(RATED_GROUP):
-            self.status.setText(self.tr("Rate some sources ▲ first: there is nothing to learn."))
-        elif result.better:
+        if result.better:
             self.status.setText(
                 self.tr("These weights rank your questions better and nothing worse.")
             )

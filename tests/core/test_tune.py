@@ -101,7 +101,13 @@ def test_cli_tune_dry_run_writes_nothing(vault, capsys, monkeypatch) -> None:
     monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
     assert main(["--vault", str(vault), "import", "--json"]) == 0
     capsys.readouterr()
-    code = main(["--vault", str(vault), "tune", "--dry-run", "--no-prior", "--json"])
+    argv = ["--vault", str(vault), "tune", "--dry-run", "--no-prior", "--probes", "0", "--json"]
+    code = main(argv)
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["written"] is None and out["questions"] == {"your rated questions": 0}
     assert out["proposed"] == out["current"] and out["better"] is False
+    code = main(["--vault", str(vault), "tune", "--dry-run", "--no-prior", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["written"] is None
+    assert out["questions"]["probes from your notes"] > 10  # sentence probes of the vault
+    assert out["learnt_from"] == ["probes from your notes"]
