@@ -13,6 +13,29 @@
     </message>
 </context>
 <context>
+    <name>DetectedModelsButton</name>
+    <message>
+        <source>Detected models…</source>
+        <translation>Gefundene Modelle…</translation>
+    </message>
+    <message>
+        <source>GGUF chat models found in Ollama, LM Studio or a folder you choose</source>
+        <translation>GGUF-Chatmodelle aus Ollama, LM Studio oder einem Ordner deiner Wahl</translation>
+    </message>
+    <message>
+        <source>No models found in Ollama or LM Studio</source>
+        <translation>Keine Modelle in Ollama oder LM Studio gefunden</translation>
+    </message>
+    <message>
+        <source>Scan a folder…</source>
+        <translation>Ordner durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Folder with GGUF models</source>
+        <translation>Ordner mit GGUF-Modellen</translation>
+    </message>
+</context>
+<context>
     <name>IndexPanel</name>
     <message>
         <source>No import yet.</source>
@@ -381,8 +404,8 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Standard</translation>
     </message>
     <message>
-        <source>&apos;default&apos; or the path of a GGUF file</source>
-        <translation>„default“ oder der Pfad einer GGUF-Datei</translation>
+        <source>&apos;default&apos;, the path of a GGUF file, or a model from &apos;Detected models…&apos;</source>
+        <translation>&apos;default&apos;, der Pfad einer GGUF-Datei oder ein Modell aus &apos;Gefundene Modelle…&apos;</translation>
     </message>
     <message>
         <source>Choose GGUF…</source>
