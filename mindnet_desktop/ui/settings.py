@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.config.retriever import OPTIONAL_TERMS, TERMS
 from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
+from mindnet_desktop.ui.model_menu import DetectedModelsButton
 
 ORGANIZATION = "Mindnet"
 APPLICATION = "mindnet-desktop"
@@ -223,7 +224,10 @@ class SettingsDialog(QDialog):
 
         self.chat_model = QLineEdit(settings.chat_model)
         self.chat_model.setPlaceholderText(self.tr("default"))
-        self.chat_model.setToolTip(self.tr("'default' or the path of a GGUF file"))
+        self.chat_model.setToolTip(
+            self.tr("'default', the path of a GGUF file, or a model from 'Detected models…'")
+        )
+        self.detected_models = DetectedModelsButton(self.chat_model.setText)
         browse = QPushButton(self.tr("Choose GGUF…"))
         browse.clicked.connect(self._pick_gguf)
         default_model = QPushButton(self.tr("Default"))
@@ -231,6 +235,7 @@ class SettingsDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.chat_model, 1)
         row.addWidget(browse)
+        row.addWidget(self.detected_models)
         row.addWidget(default_model)
         form.addRow(self.tr("Chat model:"), row)
 

@@ -150,6 +150,10 @@
         <translation>Schlüsselwörter</translation>
     </message>
     <message>
+        <source>examples</source>
+        <translation>Beispiele</translation>
+    </message>
+    <message>
         <source>model</source>
         <translation>Modell</translation>
     </message>
@@ -166,8 +170,12 @@
         <translation>Absicht %1, vom Chat-Modell gewählt</translation>
     </message>
     <message>
-        <source>Intent %1 (default: no keyword matched)</source>
-        <translation>Absicht %1 (Standard: kein Schlüsselwort gefunden)</translation>
+        <source>Intent %1, closest to the example questions of that intent</source>
+        <translation>Absicht %1, am nächsten an den Beispielfragen dieser Absicht</translation>
+    </message>
+    <message>
+        <source>Intent %1 (default: neither keywords nor examples decided)</source>
+        <translation>Absicht %1 (Standard: weder Schlüsselwörter noch Beispiele haben entschieden)</translation>
     </message>
     <message>
         <source>Injected for a decision</source>

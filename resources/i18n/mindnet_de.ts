@@ -13,6 +13,29 @@
     </message>
 </context>
 <context>
+    <name>DetectedModelsButton</name>
+    <message>
+        <source>Detected models…</source>
+        <translation>Gefundene Modelle…</translation>
+    </message>
+    <message>
+        <source>GGUF chat models found in Ollama, LM Studio or a folder you choose</source>
+        <translation>GGUF-Chatmodelle aus Ollama, LM Studio oder einem Ordner deiner Wahl</translation>
+    </message>
+    <message>
+        <source>No models found in Ollama or LM Studio</source>
+        <translation>Keine Modelle in Ollama oder LM Studio gefunden</translation>
+    </message>
+    <message>
+        <source>Scan a folder…</source>
+        <translation>Ordner durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Folder with GGUF models</source>
+        <translation>Ordner mit GGUF-Modellen</translation>
+    </message>
+</context>
+<context>
     <name>IndexPanel</name>
     <message>
         <source>No import yet.</source>
@@ -373,8 +396,12 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Aus meinen Bewertungen lernen</translation>
     </message>
     <message>
-        <source>Tries other retriever weights on your rated questions (each without its own ratings) and on the example questions; proposes weights only when they rank your questions better and nothing worse.</source>
-        <translation>Probiert andere Gewichte an deinen bewerteten Fragen (jede ohne ihre eigenen Bewertungen) und an den Beispielfragen; schlägt Gewichte nur vor, wenn sie deine Fragen besser und nichts schlechter ordnen.</translation>
+        <source>Tries other retriever weights on your rated questions (each without its own ratings), on probes made from your notes and on the example questions; proposes weights only when they rank your questions better and nothing worse.</source>
+        <translation>Probiert andere Gewichte an deinen bewerteten Fragen (jede ohne ihre eigenen Bewertungen), an Proben aus deinen Notizen und an den Beispielfragen; schlägt Gewichte nur vor, wenn sie deine Fragen besser und nichts schlechter ordnen.</translation>
+    </message>
+    <message>
+        <source>Preparing probes and the example questions…</source>
+        <translation>Proben und Beispielfragen werden vorbereitet…</translation>
     </message>
     <message>
         <source>Apply these weights</source>
@@ -409,16 +436,8 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Alle Bewertungen dieses Vaults entfernen?</translation>
     </message>
     <message>
-        <source>Indexing the example questions…</source>
-        <translation>Beispielfragen werden indexiert…</translation>
-    </message>
-    <message>
         <source>Trying weights %1 of %2…</source>
         <translation>Gewichte %1 von %2 werden probiert…</translation>
-    </message>
-    <message>
-        <source>Rate some sources ▲ first: there is nothing to learn.</source>
-        <translation>Bewerte zuerst einige Quellen mit ▲: Es gibt nichts zu lernen.</translation>
     </message>
     <message>
         <source>These weights rank your questions better and nothing worse.</source>
@@ -464,8 +483,8 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Standard</translation>
     </message>
     <message>
-        <source>&apos;default&apos; or the path of a GGUF file</source>
-        <translation>„default“ oder der Pfad einer GGUF-Datei</translation>
+        <source>&apos;default&apos;, the path of a GGUF file, or a model from &apos;Detected models…&apos;</source>
+        <translation>&apos;default&apos;, der Pfad einer GGUF-Datei oder ein Modell aus &apos;Gefundene Modelle…&apos;</translation>
     </message>
     <message>
         <source>Choose GGUF…</source>

@@ -1,20 +1,30 @@
-"""Intent router (`config/decision_engine.yaml`): keywords first, the chat model second."""
+"""Intent router (`config/decision_engine.yaml`): keywords and the embedding classifier
+(`core/chat/intent_embed.py`) together; the chat model only when they are unsure and the
+config asks for it; the default intent (FACT) otherwise."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
+from mindnet_desktop.core.config.type_registry import (
+    ConfigError,
+    config_file,
+    load_yaml,
+    mapping,
+    number,
+)
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.models.llm import LlamaChat
 
 INTENTS = ("FACT", "DECISION", "EMPATHY", "CODING")
-IntentSource = Literal["keyword", "model", "default"]
+IntentSource = Literal["keyword", "embedding", "model", "default"]
+# Intent → log-probability of a question (the embedding classifier's `scores`).
+Scores = Callable[[str], dict[str, float]]
 
 
 @dataclass(frozen=True)
@@ -40,14 +50,70 @@ class Routing:
 
 
 @dataclass(frozen=True)
+class EmbeddingSettings:
+    """The embedding path (tuned per embedder on the dev half of the intent set)."""
+
+    examples: str  # the examples file in the config dir
+    regularisation: float
+    keyword_bonus: float  # added to the log-probability of the keywords' intent
+    margin: float  # another intent must beat the default's log-probability by this much
+    unsure: Literal["default", "model"]  # below the margin: the default intent, or the model
+
+
+@dataclass(frozen=True)
 class DecisionEngine:
     strategies: dict[str, Strategy]
     default_intent: str
+    # Embedder name → its settings; an embedder not listed routes by keywords and the model.
+    embedding: dict[str, EmbeddingSettings] = field(default_factory=dict)
 
-    def route(self, question: str, classify: Callable[[str], str] | None = None) -> Routing:
-        """Keywords decide when they match (most matches wins, config order breaks ties);
-        otherwise `classify` (the chat model) picks one of the four labels; anything else,
-        or no model, gives the default intent."""
+    def route(
+        self,
+        question: str,
+        classify: Callable[[str], str] | None = None,
+        scores: Scores | None = None,
+        settings: EmbeddingSettings | None = None,
+    ) -> Routing:
+        """With `scores` (the embedding classifier) and its `settings`: see `route_combined`.
+        Without: keywords decide when they match (most matches wins, config order breaks
+        ties); otherwise `classify` (the chat model) picks one of the four labels; anything
+        else, or no model, gives the default intent."""
+        if scores is not None and settings is not None:
+            return self.route_combined(question, scores, settings, classify)
+        best = self.keywords(question)
+        if best is not None:
+            return best
+        return self.route_by_model(question, classify)
+
+    def route_combined(
+        self,
+        question: str,
+        scores: Scores,
+        settings: EmbeddingSettings,
+        classify: Callable[[str], str] | None = None,
+        use_keywords: bool = True,
+    ) -> Routing:
+        """The classifier's log-probabilities, the keywords' intent raised by the bonus; the
+        best intent wins when it beats the default intent by the margin (no model call).
+        Otherwise the default intent, or the model when the settings say so: when unsure,
+        FACT wins. `use_keywords=False`: the classifier alone (the bench's `embedding`)."""
+        keyword = self.keywords(question) if use_keywords else None
+        ranked = dict(scores(question))
+        if keyword is not None:
+            ranked[keyword.intent] += settings.keyword_bonus
+        best = max(INTENTS, key=lambda i: (ranked[i], i == self.default_intent))
+        if best == self.default_intent or ranked[best] - ranked[self.default_intent] >= (
+            settings.margin
+        ):
+            if keyword is not None and keyword.intent == best:
+                return keyword  # the keywords and the classifier agree
+            return Routing(best, "embedding")
+        if settings.unsure == "model":
+            return self.route_by_model(question, classify)
+        return Routing(self.default_intent, "default")
+
+    def keywords(self, question: str) -> Routing | None:
+        """The keyword routing, or None when no keyword matches."""
         text = " ".join(question.casefold().split())
         best: Routing | None = None
         # On a tie the more specific strategy wins; the default intent comes last.
@@ -56,14 +122,11 @@ class DecisionEngine:
             found = strategy.matches(text)
             if found and (best is None or len(found) > len(best.matched)):
                 best = Routing(strategy.intent, "keyword", found)
-        if best is not None:
-            return best
-        return self.route_by_model(question, classify)
+        return best
 
     def keyword_routing(self, question: str) -> Routing | None:
         """The fast path alone: the keyword routing, or None when no keyword matches."""
-        routing = self.route(question)
-        return routing if routing.source == "keyword" else None
+        return self.keywords(question)
 
     def route_by_model(self, question: str, classify: Callable[[str], str] | None) -> Routing:
         """The slow path alone: the model's label; the default intent when there is no model
@@ -133,4 +196,34 @@ def load_decision_engine(config_dir: Path | None = None) -> DecisionEngine:
     default = data.get("default_intent", "FACT")
     if default not in INTENTS:
         raise ConfigError(path, "default_intent", f"one of {', '.join(INTENTS)}", default)
-    return DecisionEngine(strategies, default)
+    embedding = _embedding_settings(path, data.get("embedding"))
+    return DecisionEngine(strategies, default, embedding)
+
+
+def _embedding_settings(path: Path, raw: object) -> dict[str, EmbeddingSettings]:
+    """`embedding: {examples, regularisation, embedders: {name: {keyword_bonus, margin,
+    unsure}}}`; absent: no embedding path."""
+    if raw is None:
+        return {}
+    spec = mapping(path, "embedding", raw)
+    examples = spec.get("examples", "intent_examples.yaml")
+    if not isinstance(examples, str) or not examples.endswith(".yaml"):
+        raise ConfigError(path, "embedding.examples", "a YAML file name", examples)
+    regularisation = number(
+        path, "embedding.regularisation", spec.get("regularisation", 0.01), 0.0, 10.0
+    )
+    out = {}
+    for name, tuned in mapping(path, "embedding.embedders", spec.get("embedders", {})).items():
+        key = f"embedding.embedders.{name}"
+        tuned = mapping(path, key, tuned)
+        unsure = tuned.get("unsure", "default")
+        if unsure not in ("default", "model"):
+            raise ConfigError(path, f"{key}.unsure", "default or model", unsure)
+        out[str(name)] = EmbeddingSettings(
+            examples,
+            regularisation,
+            number(path, f"{key}.keyword_bonus", tuned.get("keyword_bonus", 0.0), 0.0, 100.0),
+            number(path, f"{key}.margin", tuned.get("margin", 0.0), 0.0, 100.0),
+            unsure,
+        )
+    return out

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.core.models.weights import ModelError, resolve_model_path
+from mindnet_desktop.core.models.local import resolve_chat_model
+from mindnet_desktop.core.models.weights import ALIASES, PACKAGED, ModelError
 
 MIN_ANSWER_TOKENS = 256
 # Model states kept after each answer (and intent classification), so that the next prompt
@@ -36,7 +37,8 @@ class LlamaChat:
     """A GGUF chat model.
 
     Args:
-        model: A GGUF path or a packaged model name (`default`, `test`).
+        model: A GGUF path, a packaged model name (`default`, `test`) or the name of a
+            model detected on the machine (`mindnet models`).
         n_ctx: Context size in tokens.
         threads: CPU threads (default: all cores).
         max_tokens: Longest answer.
@@ -60,14 +62,22 @@ class LlamaChat:
 
     @property
     def name(self) -> str:
-        return self.path.name if self.path else str(self.spec or "default")
+        spec = self.spec
+        if (
+            spec
+            and spec not in ALIASES
+            and spec not in PACKAGED
+            and not Path(spec).expanduser().exists()
+        ):
+            return spec  # a detected model's name (an Ollama blob's file name says nothing)
+        return self.path.name if self.path else str(spec or "default")
 
     def warm_up(self) -> None:
         """Resolve, verify and load the model once (ModelError with a clear message)."""
         with self._lock:
             if self._llama is not None:
                 return
-            self.path = resolve_model_path(self.spec)
+            self.path = resolve_chat_model(self.spec)
             # Idle OpenMP threads sleep instead of spinning: on a busy machine spinning
             # threads steal the cores the working ones need (measured: ~2x tokens/s with two
             # threads on a loaded 2-core machine). Read when llama.cpp starts its threads.

@@ -23,6 +23,7 @@ from mindnet_desktop.core.chat.grounding import (
 from mindnet_desktop.core.chat.intent import model_classifier
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
+from mindnet_desktop.core.service.routing import route_question
 from mindnet_desktop.core.service.search import hybrid_search, log_ranked
 
 if TYPE_CHECKING:
@@ -43,9 +44,9 @@ def prepare(
     error: str | None = None
     classify = model_classifier(llm, prompts.classify) if llm is not None else None
     try:
-        routing = mn.decision_engine.route(question, classify)
+        routing = route_question(mn, question, classify)
     except ModelError as exc:
-        routing, error = mn.decision_engine.route(question), str(exc)
+        routing, error = route_question(mn, question), str(exc)
     # One hit per note: five chunks of one note would crowd out the other sources.
     found = hybrid_search(
         mn,

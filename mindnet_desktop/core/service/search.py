@@ -10,6 +10,7 @@ from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.domain import name_words
 from mindnet_desktop.core.retrieval.explain import system_language, text
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
+from mindnet_desktop.core.service.routing import route_question
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.service.mindnet import Mindnet
@@ -79,7 +80,7 @@ def hybrid_search(
     if not query.strip():
         raise QueryError("the query is empty")
     language = language or system_language()
-    routing = routing or mn.decision_engine.route(query)
+    routing = routing or route_question(mn, query)
     retriever = mn.retriever
     only, possible = mn.searcher.candidate_filter(types, root, depth)
     if not possible:

@@ -1,0 +1,51 @@
+"""Route a question for a vault: the decision engine with the embedding classifier of the
+vault's embedder (when the config tunes one for it), fitted once per process and cached in
+the data dir."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mindnet_desktop.core.chat.intent import EmbeddingSettings, Routing
+from mindnet_desktop.core.chat.intent_embed import IntentClassifier, load_intent_examples
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.models.embedders import Embedder
+    from mindnet_desktop.core.service.mindnet import Mindnet
+
+# Embedder → (examples text, regularisation) → classifier: one fit per embedder and examples.
+_CLASSIFIERS: weakref.WeakKeyDictionary[object, dict[tuple[str, float], IntentClassifier]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def intent_classifier(
+    embedder: Embedder,
+    settings: EmbeddingSettings,
+    config_dir: Path | None,
+    cache_dir: Path | None,
+) -> IntentClassifier:
+    """The classifier for `embedder` and the examples file of `settings` (shared)."""
+    examples = load_intent_examples(settings.examples, config_dir)
+    per_embedder = _CLASSIFIERS.setdefault(embedder, {})
+    key = (examples.text, settings.regularisation)
+    if key not in per_embedder:
+        per_embedder[key] = IntentClassifier(examples, embedder, settings.regularisation, cache_dir)
+    return per_embedder[key]
+
+
+def route_question(
+    mn: Mindnet, question: str, classify: Callable[[str], str] | None = None
+) -> Routing:
+    """The routing the app and `ask` use: keywords and the embedding classifier when the
+    config has settings for the vault's embedder (the model only when they are unsure and
+    the settings ask for it); keywords, then the model, otherwise."""
+    engine = mn.decision_engine
+    settings = engine.embedding.get(mn.embedder.name)
+    if settings is None:
+        return engine.route(question, classify)
+    classifier = intent_classifier(mn.embedder, settings, mn.config_lookup, mn.data_dir)
+    return engine.route(question, classify, classifier.scores, settings)
