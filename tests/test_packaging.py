@@ -23,7 +23,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         copy = shutil.copytree if (REPO / name).is_dir() else shutil.copy2
         copy(REPO / name, source / name)
     shutil.copytree(
-        REPO / "resources", source / "resources", ignore=shutil.ignore_patterns("qa", "qa_vaults")
+        REPO / "resources", source / "resources", ignore=shutil.ignore_patterns("qa_vaults")
     )
     out = tmp_path_factory.mktemp("wheel")
     # No build isolation: the build backend of the running environment, no network.
