@@ -48,16 +48,17 @@ def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
 def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.core.chat.answer import generate
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.ask import finish, prepare
+    from mindnet_desktop.core.service.ask import finish, pack, retrieve
 
     llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx, max_tokens=args.max_tokens)
-    prepared = prepare(mn, args.question, llm, k=args.k, language=args.lang)
-    if not args.json:  # the sources first: they are known long before the first token
+    prepared = retrieve(mn, args.question, llm, k=args.k, language=args.lang)
+    if not args.json:  # the sources first: known before the model is even loaded
         print("Sources:")
         for n, hit in enumerate(prepared.result.sources, start=1):
             mark = " [injected]" if hit.injected else ""
             print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})", flush=True)
         print()
+    prepared = pack(mn, prepared, llm)  # loads the model (its tokenizer counts the prompt)
     streamed = False
     for token in generate(prepared, llm):
         streamed = True

@@ -12,7 +12,7 @@ from typing import Any
 from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
-from mindnet_desktop.core.service.ask import finish, log_sources, prepare
+from mindnet_desktop.core.service.ask import finish, log_sources, pack, retrieve
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.core.service.routing import route_question
 from mindnet_desktop.ui.workers import Job, ServiceHost
@@ -25,7 +25,8 @@ ModelKey = tuple[str | None, int, int, int]
 class Phase:
     """A step of the answer job the panel reports in its status line."""
 
-    name: str  # "loading" (the chat model) | "thinking" (route, retrieve, prompt)
+    name: str  # "loading" (the chat model) | "thinking" (route, retrieve) | "reading" (prefill)
+    count: int = 0  # "reading": the sources the model reads before it writes
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,6 @@ class SourcesReady:
     the model reads them and writes its first token."""
 
     result: AskResult  # a copy: query_id, routing and sources; the answer still empty
-    reading: int  # sources the model reads before it writes (0: nothing to generate)
 
 
 @dataclass(frozen=True)
@@ -111,28 +111,33 @@ def answer_job(
     stay usable meanwhile. A model that cannot load still gives the sources, with `error`
     set."""
 
-    def ready(mn: Mindnet, llm: LlamaChat | None) -> Prepared:
-        prepared = prepare(mn, question, llm, history, None, language)
+    def found(mn: Mindnet, llm: LlamaChat | None) -> Prepared:
+        prepared = retrieve(mn, question, llm, None, language)
         log_sources(mn, prepared)  # before the answer: thumbs on a source work at once
         return prepared
 
     def answer(job: Job) -> Generator[Any, None, Answered]:
         llm: LlamaChat | None = slot.get(key)
         error = None
-        if llm is not None and not llm.loaded:
+        early = host.call(job, lambda mn: route_question(mn, question))  # no model call
+        if early.source in ("keyword", "embedding"):
+            yield early  # ask routes the same way; the badge need not wait for the answer
+        yield Phase("thinking")
+        # The sources come before the model is loaded: on the first question loading takes
+        # longer than retrieval, and the user reads the sources meanwhile.
+        loaded = llm is not None and llm.loaded
+        prepared = host.call(job, lambda mn: found(mn, llm if loaded else None))
+        yield SourcesReady(replace(prepared.result, sources=list(prepared.result.sources)))
+        if llm is not None and not llm.loaded and not prepared.result.not_found:
             yield Phase("loading")
             try:
                 llm.warm_up()
             except ModelError as exc:
                 error, llm = str(exc), None
-        early = host.call(job, lambda mn: route_question(mn, question))  # no model call
-        if early.source in ("keyword", "embedding"):
-            yield early  # ask routes the same way; the badge need not wait for the answer
-        yield Phase("thinking")
-        prepared = host.call(job, lambda mn: ready(mn, llm))
-        shown = replace(prepared.result, sources=list(prepared.result.sources))
-        reading = len(shown.sources) if prepared.messages is not None else 0
-        yield SourcesReady(shown, reading)
+        model = llm
+        prepared = host.call(job, lambda mn: pack(mn, prepared, model, history))
+        if prepared.messages is not None:
+            yield Phase("reading", len(prepared.result.sources))
         yield from generate(prepared, llm, cancel)
         result, vault_name = host.call(job, lambda mn: (finish(mn, prepared), mn.vault.name))
         if error and not result.error:

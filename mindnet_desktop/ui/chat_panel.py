@@ -206,6 +206,9 @@ class ChatPanel(QWidget):
         if isinstance(item, Phase):
             if item.name == "loading":
                 self._set_phase(self.tr("Loading the chat model…"))
+            elif item.name == "reading":  # the model's prefill, until the first token
+                one, many = self.tr("Reading 1 source…"), self.tr("Reading %1 sources…")
+                self._set_phase(one if item.count == 1 else fill(many, item.count))
             else:
                 self._set_phase(self.tr("Searching the notes and thinking…"))
         elif isinstance(item, Routing):
@@ -235,10 +238,6 @@ class ChatPanel(QWidget):
         turn.result = ready.result
         self.shown_turn = len(self.turns) - 1
         self.sources.show_result(ready.result, turn.ratings, answering=True)
-        n = ready.reading
-        if n:  # the model's prefill, until the first token
-            one, many = self.tr("Reading 1 source…"), self.tr("Reading %1 sources…")
-            self._set_phase(one if n == 1 else fill(many, n))
 
     def _on_done(self, answered: Answered) -> None:
         turn, result = self.turns[-1], answered.result

@@ -131,20 +131,22 @@ def test_sources_and_their_thumbs_come_before_the_first_token(
         lambda: re.fullmatch(r"Loading the chat model… \d+ s", status(panel)) is not None,
         timeout=5000,
     )
-    assert not panel.sources.rows
-    fake.load.set()
-    qtbot.waitUntil(lambda: status(panel).startswith("Reading 10 sources…"), timeout=WAIT_MS)
-    assert len(panel.sources.rows) == SOURCES and panel.busy  # before the first token
+    # The sources come before the model has loaded (retrieval needs no model).
+    assert len(panel.sources.rows) == SOURCES and panel.busy
     assert panel.sources.heading.text() == "Sources (10)"
     assert all(row.score_bar.value() > 0 and row.toolTip() for row in panel.sources.rows)
     assert "Open" not in panel.view.toPlainText()
     assert not panel.sources.answer_feedback.isEnabled()  # no answer to rate yet
     row = panel.sources.rows[2]
     with qtbot.waitSignal(panel.feedback_recorded, timeout=10_000) as written:
-        qtbot.mouseClick(row.feedback.up, Qt.MouseButton.LeftButton)  # while the model reads
+        qtbot.mouseClick(row.feedback.up, Qt.MouseButton.LeftButton)  # while the model loads
     query_id = panel.turns[-1].result.query_id  # type: ignore[union-attr]
     assert written.args[0]["query_id"] == query_id and written.args[0]["rating"] == "up"
     assert row.feedback.up.isChecked()
+    rows = list(panel.sources.rows)
+    fake.load.set()
+    qtbot.waitUntil(lambda: status(panel).startswith("Reading 10 sources…"), timeout=WAIT_MS)
+    assert panel.sources.rows == rows and row.feedback.up.isChecked()  # not rebuilt
 
     fake.first.set()
     qtbot.waitUntil(lambda: status(panel).startswith("Writing…"), timeout=WAIT_MS)

@@ -38,8 +38,22 @@ def prepare(
     k: int | None = None,
     language: str | None = None,
 ) -> Prepared:
-    """Route `question`, retrieve its sources (one per note) and pack the model's messages.
-    Uses the service; the model only to classify and to count tokens."""
+    """Route `question`, retrieve its sources (one per note) and pack the model's messages
+    (`retrieve`, then `pack`). Uses the service; the model only to classify and to count
+    tokens."""
+    return pack(mn, retrieve(mn, question, llm, k, language), llm, history)
+
+
+def retrieve(
+    mn: Mindnet,
+    question: str,
+    llm: LlamaChat | None = None,
+    k: int | None = None,
+    language: str | None = None,
+) -> Prepared:
+    """Route `question` (the model only when the routing asks it to classify) and retrieve
+    its sources, facts first; `not_found` when none is close enough. Nothing is packed: the
+    app shows these sources while the model loads."""
     prompts = load_prompts(mn.config_lookup)
     error: str | None = None
     classify = model_classifier(llm, prompts.classify) if llm is not None else None
@@ -63,25 +77,40 @@ def prepare(
     result = prepared.result
     result.language = detect_language(question, default=language or "en")
     cut = prompts.min_similarity.get(mn.embedder.name, 0.0)
-    if routing.intent == "FACT" and not relevant_enough(ordered, cut):
-        # Nothing close enough: say so rather than let the model build on unrelated notes.
-        result.not_found = True
-        if llm is not None:
-            result.answer, result.model = NOT_FOUND[result.language], llm.name
-        result.error = error
+    # Nothing close enough to a FACT question: say so rather than let the model build on
+    # unrelated notes.
+    result.not_found = routing.intent == "FACT" and not relevant_enough(ordered, cut)
+    result.error = error
+    return prepared
+
+
+def pack(
+    mn: Mindnet,
+    prepared: Prepared,
+    llm: LlamaChat | None,
+    history: list[dict[str, str]] | None = None,
+) -> Prepared:
+    """Pack the model's messages for a retrieved question: the strategy's prompt in the
+    question's language, the sources that fit (`result.sources` becomes those). A question
+    found in no note gets its "not found" answer instead, without the model."""
+    result = prepared.result
+    if llm is None:
         return prepared
-    if llm is not None and error is None:
-        system = prompts.strategies[mn.decision_engine.strategies[routing.intent].prompt]
+    if result.not_found:
+        result.answer, result.model = NOT_FOUND[result.language], llm.name
+        return prepared
+    if result.error is None:
+        prompts = load_prompts(mn.config_lookup)
+        system = prompts.strategies[mn.decision_engine.strategies[result.routing.intent].prompt]
         # Small models drift into the notes' language; name the question's language.
         system += f"\nAnswer in {LANGUAGE_NAMES[result.language]}."
         try:
             prepared.messages, result.sources = pack_messages(
-                llm, system, ordered, question, history or []
+                llm, system, result.sources, result.question, history or []
             )
             result.model = llm.name
         except ModelError as exc:
-            error = str(exc)
-    result.error = error
+            result.error = str(exc)
     return prepared
 
 
