@@ -228,14 +228,21 @@ def apply(mn: Mindnet, result: TuneResult) -> tuple[Path, Path | None]:
     return mn.set_retriever_weights({t: result.proposed[t] for t in TERMS}), backup
 
 
-def weights_table(result: TuneResult) -> str:
-    """Markdown: weights (current → proposed), then hit@5 / MRR per group of both."""
+def weights_table(result: TuneResult, changed_only: bool = False) -> str:
+    """Markdown: the term weights, current → proposed (`changed_only`: the moved ones)."""
     lines = ["| term | current | proposed |", "|---|---|---|"]
     for term in TERMS:
         a, b = result.current[term], result.proposed[term]
+        if changed_only and a == b:
+            continue
         mark = " ←" if a != b else ""
         lines.append(f"| {term} | {a:.2f} | {b:.2f}{mark} |")
-    lines += ["", "| questions | n | hit@5 current | hit@5 proposed | MRR current | MRR proposed |"]
+    return "\n".join(lines)
+
+
+def scores_table(result: TuneResult) -> str:
+    """Markdown: hit@5 / MRR per group of questions, current and proposed weights."""
+    lines = ["| questions | n | hit@5 current | hit@5 proposed | MRR current | MRR proposed |"]
     lines.append("|---|---|---|---|---|---|")
     for name, before in result.before.items():
         after = result.after[name]

@@ -37,6 +37,7 @@ def cmd_tune(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.bench.tune import (
         apply,
         prior_group,
+        scores_table,
         tune,
         user_groups,
         weights_table,
@@ -77,6 +78,8 @@ def cmd_tune(args: argparse.Namespace, mn: Mindnet) -> int:
     if not rated:
         print("no rated questions with a ▲ source yet: learning from the probes only")
     print(weights_table(result))
+    print()
+    print(scores_table(result))
     if written:
         print(f"wrote {written[0]}" + (f" (backup: {written[1]})" if written[1] else ""))
     elif result.better:

@@ -24,14 +24,18 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.bench.tune import (
+    PRIOR_GROUP,
+    PROBES_GROUP,
+    RATED_GROUP,
     TuneResult,
     apply,
     prior_group,
     tune,
     user_groups,
-    weights_table,
 )
+from mindnet_desktop.core.config.retriever import TERMS
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.ui.chat_text import term_label
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
@@ -103,9 +107,12 @@ class RatingsDialog(QDialog):
         )
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        for column in range(3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table, 2)
         row = QHBoxLayout()
         self.forget_button = QPushButton(self.tr("Forget this question's ratings"))
         self.forget_button.clicked.connect(self.forget_selected)
@@ -129,7 +136,7 @@ class RatingsDialog(QDialog):
         layout.addWidget(self.progress)
         self.report = QTextBrowser(self)
         self.report.setVisible(False)
-        layout.addWidget(self.report, 1)
+        layout.addWidget(self.report, 3)
         bottom = QHBoxLayout()
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -145,7 +152,7 @@ class RatingsDialog(QDialog):
         for button in (self.apply_button, self.cancel_button, close):
             bottom.addWidget(button)
         layout.addLayout(bottom)
-        self.resize(860, 560)
+        self.resize(900, 620)
 
     # -- the list ------------------------------------------------------------------------
 
@@ -167,7 +174,6 @@ class RatingsDialog(QDialog):
                 item = QTableWidgetItem(text)
                 item.setData(QUERY_ID, rating.get("query_id"))
                 self.table.setItem(i, column, item)
-        self.table.resizeColumnsToContents()
         has = bool(ratings)
         self.forget_button.setEnabled(has)
         self.forget_all_button.setEnabled(has)
@@ -254,7 +260,7 @@ class RatingsDialog(QDialog):
     def _tuned(self, result: TuneResult) -> None:
         self.result = result
         self.report.setVisible(True)
-        self.report.setMarkdown(weights_table(result))
+        self.report.setMarkdown(self.report_markdown(result))
         self.apply_button.setEnabled(result.better)
         if result.better:
             self.status.setText(
@@ -264,6 +270,34 @@ class RatingsDialog(QDialog):
             self.status.setText(
                 self.tr("No weights rank your questions better without harm elsewhere.")
             )
+
+    def report_markdown(self, result: TuneResult) -> str:
+        """The scores of both weightings per group, then the weights that moved."""
+        groups = {
+            RATED_GROUP: self.tr("your rated questions"),
+            PROBES_GROUP: self.tr("probes from your notes"),
+            PRIOR_GROUP: self.tr("example questions (prior)"),
+        }
+        now, new = self.tr("current"), self.tr("proposed")
+        asked, weight = self.tr("questions"), self.tr("weight")
+        lines = [
+            f"| {asked} | n | hit@5 {now} | hit@5 {new} | MRR {now} | MRR {new} |",
+            "|---|---|---|---|---|---|",
+        ]
+        for name, before in result.before.items():
+            after, n = result.after[name], result.groups.get(name, 0)
+            lines.append(
+                f"| {groups.get(name, name)} | {n} | {before['hit@5']:.2f} | "
+                f"{after['hit@5']:.2f} | {before['mrr']:.2f} | {after['mrr']:.2f} |"
+            )
+        moved = [t for t in TERMS if result.proposed[t] != result.current[t]]
+        if moved:
+            lines += ["", f"| {weight} | {now} | {new} |", "|---|---|---|"]
+            lines += [
+                f"| {term_label(t)} | {result.current[t]:.2f} | {result.proposed[t]:.2f} |"
+                for t in moved
+            ]
+        return "\n".join(lines)
 
     def _tune_finished(self) -> None:
         self.progress.setVisible(False)

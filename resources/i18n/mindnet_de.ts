@@ -448,6 +448,34 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Keine Gewichte ordnen deine Fragen besser, ohne anderswo zu schaden.</translation>
     </message>
     <message>
+        <source>your rated questions</source>
+        <translation>deine bewerteten Fragen</translation>
+    </message>
+    <message>
+        <source>probes from your notes</source>
+        <translation>Proben aus deinen Notizen</translation>
+    </message>
+    <message>
+        <source>example questions (prior)</source>
+        <translation>Beispielfragen (Prior)</translation>
+    </message>
+    <message>
+        <source>current</source>
+        <translation>bisher</translation>
+    </message>
+    <message>
+        <source>proposed</source>
+        <translation>vorgeschlagen</translation>
+    </message>
+    <message>
+        <source>questions</source>
+        <translation>Fragen</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
         <source>Stopped.</source>
         <translation>Gestoppt.</translation>
     </message>

@@ -70,7 +70,7 @@ def test_learning_shows_the_proposal_and_applies_only_a_better_one(
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: dialog.learn_button.isEnabled(), timeout=WAIT_MS)
     result = dialog.result
-    assert "feedback" in dialog.report.toPlainText() and dialog.report.isVisibleTo(dialog)
+    assert "example questions" in dialog.report.toPlainText() and dialog.report.isVisibleTo(dialog)
     assert dialog.apply_button.isEnabled() == result.better
     if result.better:
         dialog.apply_proposal()
