@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -147,3 +148,11 @@ def test_a_rating_counts_less_once_its_note_was_rewritten(vault, open_mindnet) -
     run_import(mn, sync_deletes=True)
     mn.feedback.changed()
     assert hit.note_id not in mn.feedback.effects(vector)  # a deleted note is not rated
+
+
+def test_ratings_logged_before_they_named_their_note_still_stand(tmp_path: Path) -> None:
+    log = _log(tmp_path)
+    old = {"time": "2026-01-01T00:00:00+00:00", "query_id": "q1", "node_id": "B#2", "rating": "up"}
+    log.feedback_path.write_text(json.dumps(old) + "\n", encoding="utf-8")
+    (entry,) = log.standing()
+    assert entry["note_id"] == "B" and entry["query"] == "first"

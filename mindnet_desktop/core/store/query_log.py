@@ -108,14 +108,25 @@ class QueryLog:
             last.pop(key, None)  # re-inserted: the order is the latest rating's
             last[key] = entry
         wanted = {q for q, _ in last}
-        questions = {
-            q["query_id"]: q.get("query", "")
-            for q in self.read_queries()
-            if q.get("query_id") in wanted
-        }
+        questions: dict[str, str] = {}
+        notes: dict[tuple[str, str], str] = {}  # of ratings logged before they named the note
+        for q in self.read_queries():
+            if q.get("query_id") in wanted:
+                questions[q["query_id"]] = q.get("query", "")
+                for hit in q.get("hits", []):
+                    key = (q["query_id"], str(hit.get("node_id")))
+                    notes[key] = str(hit.get("note_id") or hit.get("node_id"))
         return [
-            {**entry, "query": questions.get(entry["query_id"], "")}
-            for entry in last.values()
+            {
+                **entry,
+                "query": questions.get(entry["query_id"], ""),
+                **(
+                    {"note_id": notes.get(key, key[1].split("#")[0])}
+                    if key[1] != "answer" and "note_id" not in entry
+                    else {}
+                ),
+            }
+            for key, entry in last.items()
             if entry.get("rating") in ("up", "down")
         ]
 
