@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.graph.queries import Direction
 from mindnet_desktop.core.graph.slice_tools import SliceFilter
+from mindnet_desktop.ui.flow_layout import FlowLayout
 from mindnet_desktop.ui.graph_side import swatch
 from mindnet_desktop.ui.graph_style import colour_for
 from mindnet_desktop.ui.status_label import StatusLabel
@@ -72,28 +73,23 @@ class GraphControls(QWidget):
         self.rule_check = QCheckBox(self.tr("Rule-made edges"), self)
         self.rule_check.setChecked(True)
         self.status = StatusLabel(self)
-        # Three rows, so the pane fits beside the chat on an ordinary screen.
+        # The controls wrap to the pane's width (a label stays with its box), so none is cut
+        # when the pane is narrow beside the chat; the status line comes below them.
         rows = QVBoxLayout(self)
         rows.setContentsMargins(4, 4, 4, 0)
-        first, second, third = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
-        for row, pairs in (
-            (first, ((self.tr("Show:"), self.focus_box), (self.tr("Kind:"), self.kind_box),
-                     (self.tr("Direction:"), self.direction_box), ("", self.depth_spin))),
-            (second, (("", self.search_edit), (self.tr("Colour:"), self.colour_box),
-                      (self.tr("Folder:"), self.folder_box), (self.tr("Tag:"), self.tag_box))),
+        flow = FlowLayout(spacing=6)
+        self.search_edit.setMinimumWidth(160)
+        for label, widget in (
+            (self.tr("Show:"), self.focus_box), (self.tr("Kind:"), self.kind_box),
+            (self.tr("Direction:"), self.direction_box), ("", self.depth_spin),
+            ("", self.search_edit), (self.tr("Colour:"), self.colour_box),
+            (self.tr("Folder:"), self.folder_box), (self.tr("Tag:"), self.tag_box),
+            (self.tr("Show also:"), self.unresolved_check), ("", self.orphans_check),
+            ("", self.rule_check), ("", self.deleted_check),
         ):  # fmt: skip
-            for label, widget in pairs:
-                if label:
-                    row.addWidget(QLabel(label, self))
-                row.addWidget(widget, 2 if widget is self.search_edit else 0)
-        first.addStretch(1)
-        third.addWidget(QLabel(self.tr("Show also:"), self))
-        for check in (self.unresolved_check, self.orphans_check, self.rule_check):
-            third.addWidget(check)
-        third.addWidget(self.deleted_check)
-        third.addWidget(self.status, 1)
-        for row in (first, second, third):
-            rows.addLayout(row)
+            flow.addWidget(self._pair(label, widget))
+        rows.addLayout(flow)
+        rows.addWidget(self.status)
         self.focus_box.currentIndexChanged.connect(self._focus_changed)
         self.kind_box.currentIndexChanged.connect(self.changed)
         self.direction_box.currentIndexChanged.connect(self.changed)
@@ -106,6 +102,17 @@ class GraphControls(QWidget):
         self.colour_box.currentIndexChanged.connect(self.colour_changed)
         self.search_edit.returnPressed.connect(self._search)
         completer.activated.connect(self.search_requested)
+
+    def _pair(self, label: str, widget: QWidget) -> QWidget:
+        """`widget` with its label (if any) as one piece of the flow."""
+        piece = QWidget(self)
+        row = QHBoxLayout(piece)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        if label:
+            row.addWidget(QLabel(label, piece))
+        row.addWidget(widget)
+        return piece
 
     def _search(self) -> None:
         text = self.search_edit.text().strip()
