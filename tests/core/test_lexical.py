@@ -262,3 +262,26 @@ def test_chunks_carry_their_notes_names_and_headings_on_both_sides(vault, open_m
     assert "LaserJet 500" in doc.name and "LJ500" in doc.name and doc.heading
     found = mn.store.lexical_search("LJ500", 20)
     assert {cid.rsplit("#", 1)[0] for cid, _ in found} >= {"Produkte/LaserJet 500"}
+
+
+def test_a_failed_commit_at_close_still_frees_the_index_for_the_next_writer(tmp_path, monkeypatch):
+    """Guards: closing after a failed commit (a full disk) drops the tantivy writer, so the
+    next writer in the same process can open the index. Shown to fail when `close` lets the
+    commit's error skip dropping the writer: the second open then reports the index as
+    "open for writing in another process"."""
+    import errno
+
+    from mindnet_desktop.core.store.lexical import LexicalIndex
+
+    index = LexicalIndex(tmp_path / "lexical", writable=True)
+    index.clear()  # something to commit
+
+    def full(self: LexicalIndex) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(LexicalIndex, "commit", full)
+        with pytest.raises(OSError, match="No space"):
+            index.close()
+    again = LexicalIndex(tmp_path / "lexical", writable=True)  # the lock was released
+    again.close()

@@ -261,5 +261,10 @@ class LexicalIndex:
 
     def close(self) -> None:
         if self._writer is not None:
-            self.commit()
-            self._writer = None
+            try:
+                self.commit()
+            finally:
+                # Dropped even when the commit failed (a full disk): a writer kept alive by
+                # the error would hold the index's lock, and the next import in this process
+                # would find it "open for writing in another process".
+                self._writer = None
