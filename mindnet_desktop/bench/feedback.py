@@ -24,6 +24,7 @@ from mindnet_desktop.bench.quality import (
     Question,
     Scores,
     first_gold_rank,
+    read_yaml_file,
 )
 from mindnet_desktop.core.config.type_registry import ConfigError
 from mindnet_desktop.core.service.feedback import record_feedback
@@ -44,7 +45,9 @@ def paraphrase_file(qa_path: Path) -> Path:
 def load_paraphrases(path: Path, qa: QaSet) -> dict[str, str]:
     """Question id -> paraphrase, checked against the set (every one known, none equal to
     its question)."""
-    data = _read_mapping(path)
+    data = read_yaml_file(path, "paraphrase file")
+    if not isinstance(data, dict):
+        raise ConfigError(path, "", "a mapping")
     raw = data.get("paraphrases")
     if not isinstance(raw, dict) or not raw:
         raise ConfigError(path, "paraphrases", "a mapping of question id to paraphrase")
@@ -57,19 +60,6 @@ def load_paraphrases(path: Path, qa: QaSet) -> dict[str, str]:
             raise ConfigError(path, f"paraphrases.{qid}", "a reworded question")
         out[str(qid)] = text
     return out
-
-
-def _read_mapping(path: Path) -> dict[str, Any]:
-    """The paraphrase file's mapping (it has no `questions` list: checked by the caller)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(path, "", "a readable YAML paraphrase file", str(exc)) from exc
-    if not isinstance(data, dict):
-        raise ConfigError(path, "", "a mapping")
-    return data
 
 
 @dataclass(frozen=True)

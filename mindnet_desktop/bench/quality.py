@@ -55,13 +55,18 @@ class QaSet:
     licence: str = ""
 
 
+def read_yaml_file(path: Path, what: str) -> Any:
+    """The parsed YAML of a bench file (`what` names it in the error: "question set", …)."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(path, "", f"a readable YAML {what}", str(exc)) from exc
+
+
 def read_question_file(path: Path, what: str) -> dict[str, Any]:
     """The mapping of a YAML question file (`what`: "question set", "intent set"), with its
     `questions` list checked to be there."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(path, "", f"a readable YAML {what}", str(exc)) from exc
+    data = read_yaml_file(path, what)
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise ConfigError(path, "questions", "a list of questions")
     return data

@@ -45,7 +45,7 @@ def record_feedback(mn: Mindnet, query_id: str, node_id: str, rating: Thumb) -> 
         hit = next((h for h in query.get("hits", []) if h.get("node_id") == node_id), None)
         if hit is not None and mn.has_note(hit.get("note_id", "")):
             details = {"chunks": chunk_hashes([c.text for c in mn.chunks(hit["note_id"])])}
-    entry = mn.query_log.feedback(query_id, node_id, rating, details)
+    entry = mn.query_log.feedback(query_id, node_id, rating, details, query)
     mn.feedback.changed()
     return entry
 

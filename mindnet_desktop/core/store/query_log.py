@@ -70,14 +70,16 @@ class QueryLog:
         node_id: str,
         rating: Rating,
         details: dict[str, Any] | None = None,
+        query: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Record a thumbs up/down for a source (`node_id`) or the `answer` of a query;
         `clear` records that an earlier rating was taken back (the log is append-only: the
         last line for a (query_id, node_id) is the rating that stands). `details` (the
-        note's state, the answer's sources and model) are stored with it."""
+        note's state, the answer's sources and model) are stored with it. `query`: the logged
+        entry of `query_id` when the caller has read it already."""
         if rating not in RATINGS:
             raise ValueError(f"unknown rating '{rating}': one of {', '.join(RATINGS)}")
-        query = self.query(query_id)
+        query = query if query is not None else self.query(query_id)
         if query is None:
             raise UnknownQueryError(f"unknown query_id '{query_id}' (`mindnet log` lists them)")
         shown = {h.get("node_id") for h in query.get("hits", [])}
