@@ -112,6 +112,7 @@ class QualityDialog(QDialog):
         self.host, self.settings, self.edited = host, settings, edited
         self.results: list[ConfigScores] | None = None
         self.error = ""
+        self._running = False  # until `finished` reached the GUI thread, not the worker's end
         self.jobs = JobGroup(None, self)
         self.jobs.failed.connect(self._failed)
         self.setWindowTitle(self.tr("Check search quality"))
@@ -161,7 +162,8 @@ class QualityDialog(QDialog):
 
     @property
     def running(self) -> bool:
-        return self.jobs.busy
+        """A run began and its results (or its stop) are not shown yet."""
+        return self._running or self.jobs.busy
 
     def request(self) -> ProbeRequest:
         s = self.settings
@@ -179,7 +181,7 @@ class QualityDialog(QDialog):
         job = self.jobs.run_pure(probe_job(self.host, self.request()), "probe", self._show)
         if job is None:
             return None
-        self.results, self.error = None, ""
+        self.results, self.error, self._running = None, "", True
         job.progress.connect(self._progress)
         job.finished.connect(self._finished)
         self.run_button.setEnabled(False)
@@ -205,6 +207,7 @@ class QualityDialog(QDialog):
         self.status.setText(fill(text, item.done, item.total))
 
     def _finished(self) -> None:
+        self._running = False
         self.run_button.setEnabled(True)
         self.cancel_button.hide()
         self.progress.hide()
