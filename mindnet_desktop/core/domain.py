@@ -186,6 +186,7 @@ class ImportSummary:
     chunks: int = 0
     edges: int = 0
     resolved_edges_updated: int = 0
+    reused_vectors: int = 0  # chunks of edited notes whose text was unchanged: not embedded
     errors: list[FileProblem] = field(default_factory=list)
     warnings: list[FileProblem] = field(default_factory=list)
     seconds: float = 0.0

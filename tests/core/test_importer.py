@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
 from mindnet_desktop.core.ingest.importer import scan_vault
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.mindnet import Mindnet
 from tests.conftest import run_import
 
 ALPHA = "Projekte/KI-Projekt Alpha"
@@ -93,6 +96,53 @@ def test_editing_one_note_replaces_only_its_chunks_and_edges(vault, open_mindnet
     changed = {k for k in edges_after if edges_after[k] != edges_before.get(k)}
     assert changed == {note_id}
     assert any(e.target_note_id == "Glossar/HNSW" for e in mn.records[note_id].edges)
+
+
+class CountingEmbedder(HashEmbedder):
+    """The test embedder, counting the texts it embedded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed(self, texts):
+        self.texts += list(texts)
+        return super().embed(texts)
+
+
+def test_an_edit_embeds_only_the_chunks_whose_text_changed(vault, open_mindnet, tmp_path):
+    """Guards the edit path's speed: appending a sentence to a long note embeds its last
+    chunk, not every chunk (without `known_vectors` all of them are embedded again); the
+    stored vectors equal those of a fresh import."""
+    embedder = CountingEmbedder()
+    mn = open_mindnet(vault, embedder=embedder)
+    path = vault / "Wissen" / "Embeddings 101.md"
+    long = "\n\n".join(f"## Teil {i}\n\n" + f"Satz {i} über Vektoren. " * 60 for i in range(6))
+    path.write_text(path.read_text(encoding="utf-8") + "\n\n" + long, encoding="utf-8")
+    run_import(mn)
+    note_id = "Wissen/Embeddings 101"
+    count = mn.records[note_id].chunk_count
+    assert count >= 5
+    embedder.texts.clear()
+    path.write_text(path.read_text(encoding="utf-8") + "\nNeu: Quasar.\n", encoding="utf-8")
+    summary = run_import(mn).summary
+    assert summary.changed == 1 and 1 <= len(embedder.texts) < count
+    assert summary.reused_vectors == count - len(embedder.texts)
+    assert any("Quasar" in text for text in embedder.texts)
+    ids = [f"{note_id}#{seq}" for seq in range(1, count + 1)]
+    stored = mn.store.chunk_rows(ids, vectors=True)
+    fresh = Mindnet(vault, tmp_path / "fresh", embedder=HashEmbedder(), write=True)
+    try:
+        run_import(fresh)
+        again = fresh.store.chunk_rows(ids, vectors=True)
+    finally:
+        fresh.close()
+    assert set(stored) == set(again) == set(ids)
+    for cid in ids:
+        assert np.allclose(stored[cid].vector, again[cid].vector), cid
+    embedder.texts.clear()
+    run_import(mn, force=True)  # --force embeds everything again
+    assert len(embedder.texts) == sum(r.chunk_count for r in mn.records.values())
 
 
 def test_shrinking_a_note_leaves_no_stale_chunks(vault, open_mindnet):

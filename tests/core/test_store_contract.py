@@ -138,6 +138,16 @@ class StoreContract:
         assert filled.counts()["chunks"] == 3
         assert not filled.lexical_search("Walze", 5)
 
+    def test_known_vectors_are_those_written_under_a_text_key(self, filled: Store) -> None:
+        """Guards vector reuse on edits: without the keys stored, an edit re-embeds all."""
+        record, chunks, vectors = note_record("Support/Papier", "concept", ["Eins", "Zwei"])
+        keys = {chunks[0].chunk_id: "key-one"}  # the second chunk is written without a key
+        filled.write_notes([(record, chunks, vectors)], {"Support/Papier": 2}, text_keys=keys)
+        known = filled.known_vectors(["Support/Papier", "Support/Toner"])
+        assert list(known) == ["key-one"]
+        assert np.allclose(known["key-one"], vectors[0])
+        assert filled.known_vectors([]) == {}
+
     def test_purge_before_upsert_replaces_all_chunks(self, filled: Store) -> None:
         record, chunks, vectors = note_record("Support/Papier", "concept", ["Neu"])
         filled.write_notes([(record, chunks, vectors)], purge=True)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary, IndexProgress, Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
@@ -346,7 +348,11 @@ class Importer:
 
         def flush() -> None:
             texts = [self.embedding_text(r.note, c) for r, chunks in batch for c in chunks]
-            vectors = self.embedder.embed(texts)
+            keys = [self.text_key(text) for text in texts]
+            edited = [r.note.note_id for r, _ in batch if r.note.note_id in before]
+            known = {} if options.force or not edited else self.store.known_vectors(edited)
+            vectors = self._embed(texts, keys, known)
+            summary.reused_vectors += sum(1 for key in keys if key in known)
             items, row = [], 0
             for record, chunks in batch:
                 items.append((record, chunks, vectors[row : row + len(chunks)]))
@@ -356,7 +362,10 @@ class Importer:
                 for r, _ in batch
                 if r.note.note_id in before
             }
-            self.store.write_notes(items, old_counts, purge=options.purge_before_upsert)
+            ids = [c.chunk_id for _, chunks in batch for c in chunks]
+            self.store.write_notes(
+                items, old_counts, options.purge_before_upsert, dict(zip(ids, keys))
+            )
             for record, _ in batch:
                 outcome.written.append(record)
                 if record.note.note_id in before:
@@ -389,6 +398,27 @@ class Importer:
             yield IndexProgress(done, total, item.note.path, "embed")
         if batch:
             flush()
+
+    def _embed(self, texts: list[str], keys: list[str], known: dict[str, np.ndarray]) -> np.ndarray:
+        """The texts' vectors: those whose key is known are taken from the store, the rest
+        embedded (an edit that appends a sentence embeds one chunk, not the whole note)."""
+        todo = [i for i, key in enumerate(keys) if key not in known]
+        if len(todo) == len(texts):
+            return self.embedder.embed(texts)
+        fresh = self.embedder.embed([texts[i] for i in todo]) if todo else None
+        dim = fresh.shape[1] if fresh is not None else len(next(iter(known.values())))
+        vectors = np.empty((len(texts), dim), dtype=np.float32)
+        for i, key in enumerate(keys):
+            if key in known:
+                vectors[i] = known[key]
+        for row, i in enumerate(todo):
+            vectors[i] = fresh[row]  # type: ignore[index]
+        return vectors
+
+    def text_key(self, text: str) -> str:
+        """The key under which a chunk's vector is stored: the embedder and the exact text
+        it embedded."""
+        return hashlib.sha256(f"{self.embedder.name}\0{text}".encode()).hexdigest()[:32]
 
     @staticmethod
     def embedding_text(note: Note, chunk: Chunk) -> str:

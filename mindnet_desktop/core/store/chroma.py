@@ -158,6 +158,7 @@ class ChromaStore:
         items: list[tuple[NoteRecord, list[Chunk], np.ndarray]],
         old_chunk_counts: dict[str, int] | None = None,
         purge: bool = False,
+        text_keys: Mapping[str, str] | None = None,
     ) -> None:
         """Replace each note's record and chunks (vectors given, one row per chunk).
 
@@ -166,6 +167,8 @@ class ChromaStore:
             old_chunk_counts: Chunk count stored before, per note id; chunks beyond the new
                 count are deleted after the upsert.
             purge: Delete all of each note's chunks before writing instead.
+            text_keys: Chunk id -> key of the embedded text, kept with the chunk for
+                `known_vectors`.
         """
         if not items:
             return
@@ -187,6 +190,8 @@ class ChromaStore:
                 ids.append(chunk.chunk_id)
                 docs.append(chunk.text)
                 metas.append(codec.chunk_metadata(record, chunk))
+                if text_keys and chunk.chunk_id in text_keys:
+                    metas[-1][codec.TEXT_KEY] = text_keys[chunk.chunk_id]
                 vecs.append(vector)
         for start in range(0, len(ids), WRITE_BATCH):
             end = start + WRITE_BATCH
@@ -214,6 +219,25 @@ class ChromaStore:
         )
         self.lexical.commit()
         self.lexical.pending_marker.unlink(missing_ok=True)
+
+    def known_vectors(self, note_ids: list[str]) -> dict[str, np.ndarray]:
+        """Text key -> stored vector of the chunks of `note_ids` that were written with one."""
+        if not note_ids:
+            return {}
+        known: dict[str, np.ndarray] = {}
+        for start in range(0, len(note_ids), WRITE_BATCH):
+            got = self._chunks.get(
+                where={"note_id": {"$in": note_ids[start : start + WRITE_BATCH]}},
+                include=["metadatas", "embeddings"],
+            )
+            embeddings = got.get("embeddings")
+            if embeddings is None:
+                continue
+            for meta, vector in zip(got["metadatas"] or [], embeddings):
+                key = (meta or {}).get(codec.TEXT_KEY)
+                if key:
+                    known[key] = np.asarray(vector, dtype=np.float32)
+        return known
 
     def update_edges(self, records: Iterable[NoteRecord]) -> None:
         """Rewrite only the stored metadata (edges) of existing notes; nothing is embedded."""

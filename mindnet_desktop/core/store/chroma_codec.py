@@ -62,6 +62,9 @@ def record(meta: dict[str, Any], document: str) -> NoteRecord:
     )
 
 
+TEXT_KEY = "text_key"  # chunk metadata: a key of the text that was embedded (see known_vectors)
+
+
 def chunk_metadata(record: NoteRecord, chunk: Chunk) -> dict[str, Any]:
     note = record.note
     return {

@@ -83,7 +83,16 @@ class Store(Protocol):
         items: list[tuple[NoteRecord, list[Chunk], np.ndarray]],
         old_chunk_counts: dict[str, int] | None = None,
         purge: bool = False,
-    ) -> None: ...
+        text_keys: Mapping[str, str] | None = None,
+    ) -> None:
+        """Replace each note's record and chunks; `text_keys` (chunk id -> a key of the
+        text that was embedded) lets `known_vectors` find the vectors again."""
+        ...
+
+    def known_vectors(self, note_ids: list[str]) -> dict[str, np.ndarray]:
+        """Text key -> stored vector, of the chunks of `note_ids` written with a key (an edit
+        re-embeds only the chunks whose embedded text changed)."""
+        ...
 
     def update_edges(self, records: Iterable[NoteRecord]) -> None: ...
 
