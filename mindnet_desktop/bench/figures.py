@@ -132,7 +132,13 @@ def edit(run: BenchRun, trials: int = 3) -> None:
             with lock:
                 imports.append(drain(mn.import_vault(ImportOptions(sync_deletes=True))).summary)
 
-        watcher = VaultWatcher(mn.vault, on_change, 0.5)
+        mn.defer_snapshots = True  # as `mindnet watch` and the app do
+
+        def on_idle() -> None:
+            with lock:
+                mn.save_snapshots()
+
+        watcher = VaultWatcher(mn.vault, on_change, 0.5, on_idle=on_idle)
         watcher.start()  # reconciles first, as `mindnet watch` does
         try:
             poll(lambda: watcher.runs >= 1, 600, 0.05)

@@ -80,6 +80,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     with open_mindnet(args, write=True) as mn:
         lock = threading.Lock()
+        mn.defer_snapshots = True  # saved once the vault is quiet (and at exit)
+
+        def on_idle() -> None:
+            with lock:
+                mn.save_snapshots()
 
         def on_change() -> None:
             with lock:
@@ -104,7 +109,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
             say = back_message if present else gone_message
             print(f"mindnet: watch: {say(mn.vault)}", file=sys.stderr, flush=True)
 
-        watcher = VaultWatcher(mn.vault, on_change, args.debounce, on_error, on_vault)
+        watcher = VaultWatcher(
+            mn.vault, on_change, args.debounce, on_error, on_vault, on_idle=on_idle
+        )
         if not args.json:
             print(f"Watching {mn.vault} (Ctrl+C to stop)", flush=True)
         watcher.start()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from mindnet_desktop.core.domain import ImportSummary, IndexProgress, drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
@@ -22,6 +22,7 @@ from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
 PROGRESS_INTERVAL = 0.05  # seconds between progress reports to the GUI
+SNAPSHOT_IDLE_MS = 20_000  # imports quiet this long: the snapshots are saved
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,11 @@ class VaultIndexer(QObject):
         self._lock = threading.Lock()
         self._watch_request.connect(self._on_watch_request)
         self._vault_seen.connect(self._on_vault_seen)
+        # Snapshots are saved once imports have been quiet for a while, not after each one.
+        self._snapshot_timer = QTimer(self)
+        self._snapshot_timer.setSingleShot(True)
+        self._snapshot_timer.setInterval(SNAPSHOT_IDLE_MS)
+        self._snapshot_timer.timeout.connect(self.save_snapshots)
 
     @property
     def importing(self) -> bool:
@@ -126,6 +132,7 @@ class VaultIndexer(QObject):
                     last, phase = now, progress.phase
                     job.report(progress)
 
+            mn.defer_snapshots = True  # see save_snapshots
             result = drain(mn.import_vault(options, cancel=job.cancelled), report)
             outcome.append(result)
             return result
@@ -154,6 +161,7 @@ class VaultIndexer(QObject):
             self._job = None
         if self._closing:  # the vault was closed meanwhile: nobody listens any more
             return
+        self._snapshot_timer.start()  # (again): saved when no import followed for a while
         if outcome:
             self.last_summary = outcome[0].summary
             self.imported.emit(outcome[0].summary)
@@ -163,6 +171,15 @@ class VaultIndexer(QObject):
             self.refresh_stats()
         if then is not None:
             then()
+
+    def save_snapshots(self) -> Job | None:
+        """Save the records and graph snapshots of the imports so far (the next start reads
+        them instead of the store); closing the service saves them too."""
+        if self._closing or self.host.mindnet is None:
+            return None
+        if self.importing:
+            return None  # its end starts the timer again
+        return self._stats.submit(lambda mn, job: mn.save_snapshots(), "snapshots")
 
     def refresh_stats(self) -> Job | None:
         if self._closing:
@@ -228,6 +245,7 @@ class VaultIndexer(QObject):
             self._closing = True
             for done in self._waiting:
                 done.set()
+        self._snapshot_timer.stop()
         self.cancel()
         if self._watcher is not None:
             self._watcher.stop()

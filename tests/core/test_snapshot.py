@@ -81,6 +81,37 @@ def test_an_edit_keeps_the_snapshots_in_step(vault, open_mindnet, loads):
     assert _edges(records) == _edges(stored) and graph.signature() == signature
 
 
+def test_a_watcher_defers_the_snapshots_until_idle_or_close(vault, open_mindnet, loads):
+    """Guards `defer_snapshots`: edits in a watching process do not save the snapshots each
+    time (seconds of pickling on a large vault), yet a fresh process after `save_snapshots`
+    or `close` starts from them, in step with every edit (without the save at close it would
+    read the store)."""
+    mn = open_mindnet(vault)
+    run_import(mn)
+    mn.graph  # noqa: B018
+    mn.defer_snapshots = True
+    path = vault / "Wissen" / "Embeddings 101.md"
+    saved = []
+    for word in ("Quasar", "Zebrafink"):
+        path.write_text(path.read_text("utf-8") + f"\n{word}.\n", "utf-8")
+        run_import(mn)
+        signature = mn.snapshots.signatures()[0]
+        saved.append(mn.snapshots.load_records(signature) is not None)
+    assert saved == [False, False]  # deferred: the files are out of step
+    assert mn.save_snapshots() and not mn.save_snapshots()  # saved once, then nothing to do
+    assert mn.snapshots.load_records(mn.snapshots.signatures()[0]) is not None
+    path.write_text(path.read_text("utf-8") + "\nSiehe [[Vendor Lock-in]].\n", "utf-8")
+    run_import(mn)
+    mn.close()  # saves what is still deferred
+    loads.update(records=0, graph=0)
+    reader, records, graph = _ready(open_mindnet, vault)
+    assert loads == {"records": 0, "graph": 0}
+    stored, signature = _expected(reader)
+    assert any(e.target_note_id == "Risiken/Vendor Lock-in" for e in records[EMBEDDINGS].edges)
+    assert "Zebrafink" in records[EMBEDDINGS].note.body
+    assert _edges(records) == _edges(stored) and graph.signature() == signature
+
+
 @pytest.mark.parametrize("damage", ["manifest", "store", "corrupt", "overlay"])
 def test_a_snapshot_out_of_step_is_ignored_and_rebuilt(
     vault, open_mindnet, loads, tmp_path, damage

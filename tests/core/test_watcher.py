@@ -116,6 +116,34 @@ def test_burst_of_200_files_is_coalesced(watched):
     assert any(e.target_note_id == "Burst/Notiz 001" for e in edges)
 
 
+def test_on_idle_runs_once_after_imports_went_quiet(tmp_path):
+    """Guards the idle hook that saves snapshots in `mindnet watch`: it runs after an import
+    once nothing changed for `idle` seconds, once, and not while changes keep coming (without
+    the hook's reset on each import it would run in the middle of a burst)."""
+    (tmp_path / "a.md").write_text("a", encoding="utf-8")
+    events: list[str] = []
+    watcher = VaultWatcher(
+        tmp_path,
+        lambda: events.append("import"),
+        debounce=0.1,
+        on_idle=lambda: events.append("idle"),
+        idle=3.0,
+    )
+    watcher.start()
+    try:
+        wait_until(lambda: events == ["import"])
+        for i in range(3):  # changes keep coming: each import moves the idle time on
+            time.sleep(0.3)
+            (tmp_path / f"n{i}.md").write_text("x", encoding="utf-8")
+            wait_until(lambda n=i: events.count("import") == n + 2)
+        assert "idle" not in events
+        wait_until(lambda: "idle" in events)
+        time.sleep(3.5)
+        assert events.count("idle") == 1 and events[-1] == "idle"
+    finally:
+        watcher.stop()
+
+
 def test_hidden_and_non_note_paths_are_not_relevant(tmp_path):
     vault = tmp_path.resolve()
     assert relevant(vault, str(vault / "a" / "Note.md"))

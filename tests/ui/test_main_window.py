@@ -130,6 +130,33 @@ def test_watcher_imports_a_new_note_and_counts_follow(qtbot, make_window, vault:
     assert store_counts(qtbot, window)[0] == before + 1
 
 
+def test_snapshots_are_saved_once_imports_are_quiet(qtbot, make_window, vault, tmp_path):
+    """Guards the app's deferred snapshots: after an edit the watcher imported, the records
+    snapshot is out of step until the indexer's quiet timer saves it (then a fresh process
+    starts from it); without the timer the snapshots would be saved only at close."""
+    from mindnet_desktop.core.graph.snapshot import Snapshots
+
+    window = make_window()
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    indexer = window.indexer
+    indexer._snapshot_timer.setInterval(1500)
+    snapshots = Snapshots(tmp_path / "data")
+
+    def in_step() -> bool:
+        return snapshots.load_records(snapshots.signatures()[0]) is not None
+
+    saved = []
+    indexer.imported.connect(lambda _s: saved.append(in_step()))
+    before = window.stats.notes
+    (vault / "Inbox" / "Neue Idee.md").write_text("# Neue Idee\n\nQuasar.\n", "utf-8")
+    qtbot.waitUntil(lambda: window.stats.notes == before + 1, timeout=LONG)
+    assert saved and saved[-1] is False  # right after the import: deferred
+    qtbot.waitUntil(in_step, timeout=LONG)
+    records = snapshots.load_records(snapshots.signatures()[0])
+    assert any(r.note.path == "Inbox/Neue Idee.md" for r in records.values())
+
+
 def test_a_vanished_vault_is_reported_and_watched_again(qtbot, make_window, vault, tmp_path):
     """Guards: the window says so when the vault folder vanishes while watched (the index
     kept), and follows the folder again once it is back. Shown to fail by not passing

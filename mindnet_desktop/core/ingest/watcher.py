@@ -70,6 +70,10 @@ class VaultWatcher:
         on_vault: Called with False when the vault folder is gone, with True when it is back
             (on the worker thread; `gone_message` / `back_message` say it to a person).
         poll: Seconds between checks that the vault folder is still there.
+        on_idle: Called once (on the worker thread) when `idle` seconds passed after an
+            import without a new event: the time for work that would delay the next
+            import, such as saving snapshots.
+        idle: Seconds of quiet after an import before `on_idle`.
     """
 
     def __init__(
@@ -80,8 +84,12 @@ class VaultWatcher:
         on_error: Callable[[BaseException], None] | None = None,
         on_vault: Callable[[bool], None] | None = None,
         poll: float = 1.0,
+        on_idle: Callable[[], None] | None = None,
+        idle: float = 20.0,
     ) -> None:
         self.vault = vault.resolve()
+        self.on_idle, self.idle = on_idle, idle
+        self._idle_due: float | None = None
         self.on_change = on_change
         self.debounce, self.poll = debounce, poll
         self.on_error = on_error or (lambda exc: None)
@@ -149,6 +157,9 @@ class VaultWatcher:
                     self._recover()
                     continue
             if not self._dirty.wait(timeout=0.2):
+                if self._idle_due is not None and time.monotonic() >= self._idle_due:
+                    self._idle_due = None
+                    self._call(self.on_idle)
                 continue
             # Debounce: wait until no event arrived for a whole quiet period.
             while True:
@@ -160,11 +171,18 @@ class VaultWatcher:
             if folder_identity(self.vault) != self._identity:
                 self._recover()  # never import a vault that is gone or half there
                 continue
-            try:
-                self.on_change()
-            except BaseException as exc:  # noqa: BLE001 - reported, the watcher survives
-                self.on_error(exc)
+            self._call(self.on_change)
             self.runs += 1
+            if self.on_idle is not None:
+                self._idle_due = time.monotonic() + self.idle
+
+    def _call(self, fn: Callable[[], None] | None) -> None:
+        if fn is None:
+            return
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - reported, the watcher survives
+            self.on_error(exc)
 
     def _recover(self) -> None:
         """The vault folder vanished or another took its place: watch it again once it is

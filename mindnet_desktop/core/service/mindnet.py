@@ -73,6 +73,11 @@ class Mindnet:
         lazy_store: A reader opens the store only when first used: a graph query answered
             from the snapshots then never imports chromadb (~1.5 s of CPU at start); the
             store's checks (corruption, embedder) run only when it is opened.
+
+    After an import the records and graph snapshots are saved at once, unless
+    `defer_snapshots` is set (a watcher, the app): then `save_snapshots` saves them when the
+    vault has been quiet for a while, and `close` at the latest, so that a note edited every
+    few seconds is not followed each time by seconds of pickling a large vault.
     """
 
     def __init__(
@@ -124,6 +129,8 @@ class Mindnet:
         self._names: dict[str, list[str]] | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
         self.feedback = FeedbackIndex(self)  # the user's ratings, for the feedback term
+        self.defer_snapshots = False
+        self._snapshots_stale = False
 
     @property
     def store(self) -> ChromaStore:
@@ -138,8 +145,12 @@ class Mindnet:
     def close(self) -> None:
         store = getattr(self, "_store", None)
         try:
-            if store is not None:
-                store.close()  # commits the lexical index: can fail (a full disk)
+            try:
+                if getattr(self, "_snapshots_stale", False) and self._lock:
+                    self.save_snapshots()  # deferred by a watcher: saved at the latest now
+            finally:
+                if store is not None:
+                    store.close()  # commits the lexical index: can fail (a full disk)
         finally:
             # Released whatever happened, or this process could never write again.
             if self._lock:
@@ -319,8 +330,20 @@ class Mindnet:
             for record in outcome.written + outcome.relinked:
                 self._graph.upsert_note(record)
             self._graph.sync_user_edges()
-        self._save_snapshots()
+        self._snapshots_stale = True
+        if not self.defer_snapshots:
+            self.save_snapshots()
         return outcome
+
+    def save_snapshots(self) -> bool:
+        """Save the records and graph snapshots if an import changed them since they were
+        last saved; whether it did (a full disk only leaves them unsaved: they are a cache,
+        the next start reads the store instead)."""
+        if not self._snapshots_stale:
+            return False
+        self._snapshots_stale = False
+        self._save_snapshots()
+        return True
 
     def _signatures(self) -> tuple[str | None, str | None]:
         return self.snapshots.signatures()
