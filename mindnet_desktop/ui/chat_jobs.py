@@ -12,7 +12,7 @@ from typing import Any
 from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
-from mindnet_desktop.core.service.ask import finish, log_sources, pack, retrieve
+from mindnet_desktop.core.service.ask import answer_prefix, finish, log_sources, pack, retrieve
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.core.service.routing import route_question
 from mindnet_desktop.ui.workers import Job, ServiceHost
@@ -72,26 +72,55 @@ def history_of(turns: list[Turn]) -> list[dict[str, str]]:
 
 
 class ModelSlot:
-    """The panel's chat model, loaded lazily for a `ModelKey`. Used only on the core
-    thread (inside host jobs), or after every job of the panel has finished."""
+    """The panel's chat model, loaded lazily for a `ModelKey`: by the answer job on the
+    panel's model thread, or ahead of the first question by `preload_job` (the model's own
+    lock makes an answer wait for a load that is under way)."""
 
     def __init__(self) -> None:
         self.key: ModelKey | None = None
         self.llm: LlamaChat | None = None
+        self._lock = threading.Lock()
 
     def get(self, key: ModelKey) -> LlamaChat:
         """The model for `key`; a different key drops the old one first."""
-        if self.llm is None or self.key != key:
-            self.release()
-            path, threads, n_ctx, max_tokens = key
-            self.llm = LlamaChat(path, n_ctx=n_ctx, threads=threads, max_tokens=max_tokens)
-            self.key = key
-        return self.llm
+        with self._lock:
+            if self.llm is None or self.key != key:
+                self._release()
+                path, threads, n_ctx, max_tokens = key
+                self.llm = LlamaChat(path, n_ctx=n_ctx, threads=threads, max_tokens=max_tokens)
+                self.key = key
+            return self.llm
 
-    def release(self) -> None:
+    def release(self, keep: ModelKey | None = None) -> None:
+        """Free the model (not if it is the one for `keep`)."""
+        with self._lock:
+            if keep is None or self.key != keep:
+                self._release()
+
+    def _release(self) -> None:
         if self.llm is not None:
             self.llm.close()
         self.llm, self.key = None, None
+
+
+def preload_job(
+    host: ServiceHost, slot: ModelSlot, key: ModelKey, language: str
+) -> Callable[[Job], bool]:
+    """A job that loads the chat model for `key` ahead of the first question and reads the
+    beginning of an answer's prompt into its cache; whether it loaded. A model that cannot
+    load is left for the question to report."""
+
+    def preload(job: Job) -> bool:
+        prefix = host.call(job, lambda mn: answer_prefix(mn, language))
+        if job.cancelled():
+            return False
+        try:
+            slot.get(key).prime(prefix)
+        except ModelError:
+            return False  # the first question says why (and still shows its sources)
+        return True
+
+    return preload
 
 
 def answer_job(

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.models.llm import Token
+from mindnet_desktop.core.retrieval.explain import system_language
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.core.service.feedback import record_feedback
 from mindnet_desktop.core.service.mindnet import Mindnet
@@ -34,6 +35,7 @@ from mindnet_desktop.ui.chat_jobs import (
     Turn,
     answer_job,
     history_of,
+    preload_job,
 )
 from mindnet_desktop.ui.chat_layout import ChatSplitter
 from mindnet_desktop.ui.chat_sources import SourcesPane
@@ -85,7 +87,8 @@ class ChatPanel(QWidget):
         self._model_pool = QThreadPool(self)
         self._model_pool.setMaxThreadCount(1)
         self._cancel = threading.Event()
-        self._other_jobs = JobGroup(host, self)  # feedback, releasing the model
+        self._other_jobs = JobGroup(host, self)  # feedback, releasing, preloading the model
+        self._preload: Job | None = None
         self._plain = QTextCharFormat()
         self._build()
         self._other_jobs.failed.connect(self._show_error)
@@ -137,11 +140,28 @@ class ChatPanel(QWidget):
         self.link_target = link_target
         key: ModelKey = (str(model_path) if model_path else None, threads, n_ctx, self.max_tokens)
         if key != self._key and self._slot.llm is not None:
-            slot = self._slot
-            self._other_jobs.run_pure(
-                lambda job: slot.release(), "release chat model", pool=self._model_pool
+            slot, keep = self._slot, (*key[:3], self.max_tokens)
+            self._other_jobs.run_pure(  # not a model preloaded for the new settings meanwhile
+                lambda job: slot.release(keep), "release chat model", pool=self._model_pool
             )
         self._key = key
+
+    def preload(self) -> Job | None:
+        """Load the chat model in the background and read the beginning of an answer's
+        prompt into its cache, so the first question does not wait for either (a question
+        asked meanwhile shows its sources and waits for the load under way)."""
+        if self.host.closed or self.host.mindnet is None or self.preloading:
+            return None
+        key = (*self._key[:3], self.max_tokens)
+        if self._slot.llm is not None and self._slot.key == key and self._slot.llm.loaded:
+            return None
+        fn = preload_job(self.host, self._slot, key, self.language or system_language())
+        self._preload = self._other_jobs.run_pure(fn, "preload chat model")
+        return self._preload
+
+    @property
+    def preloading(self) -> bool:
+        return self._preload is not None and not self._preload.is_finished()
 
     @property
     def model_key(self) -> ModelKey:

@@ -201,6 +201,8 @@ class MainWindow(QMainWindow):
     def _after_first_import(self) -> None:
         if self.indexer is not None and self.indexer.state != ERROR:
             self.indexer.start_watching()
+        if self.chat is not None and self.settings.preload_chat_model:
+            self.chat.preload()  # after the import: loading does not slow it down
 
     def _on_open_failed(self, message: str) -> None:
         self._show_state(ERROR)
@@ -345,6 +347,9 @@ class MainWindow(QMainWindow):
         """React to changed settings (names as in `SettingsDialog.apply`)."""
         if changed & {"chat_model", "threads", "context_size", "link_target"}:
             self._configure_chat()
+        reload = changed & {"chat_model", "threads", "context_size", "preload_chat_model"}
+        if reload and self.chat is not None and self.settings.preload_chat_model:
+            self.chat.preload()  # the new model, loaded ahead of the next question
         if "language" in changed:
             self.statusBar().showMessage(self.tr("The language changes at the next start."), 8000)
         if "embedder" in changed and self.vault is not None:

@@ -543,6 +543,14 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Kontextgröße (Tokens):</translation>
     </message>
     <message>
+        <source>Load the chat model when a vault opens</source>
+        <translation>Das Chat-Modell beim Öffnen eines Vaults laden</translation>
+    </message>
+    <message>
+        <source>The first answer starts sooner; the model&apos;s memory (about 1 GB for the default) is taken at start instead of at the first question.</source>
+        <translation>Die erste Antwort beginnt früher; der Speicher des Modells (etwa 1 GB beim Standardmodell) wird beim Start belegt statt bei der ersten Frage.</translation>
+    </message>
+    <message>
         <source>Takes effect at the next start.</source>
         <translation>Wirkt ab dem nächsten Start.</translation>
     </message>

@@ -33,3 +33,19 @@ def test_cached_states_do_not_change_the_answers(monkeypatch) -> None:
     finally:
         cached.close()
         plain.close()
+
+
+def test_prime_reads_the_prompts_beginning_ahead_of_the_first_question() -> None:
+    """Guards `prime` (the app's preload): the model is loaded and a state for the system
+    prompt's beginning is cached before any question, and the first answer is what it would
+    be without it (without `prime` nothing is loaded or cached before the question)."""
+    primed = LlamaChat("test", n_ctx=1024)
+    plain = LlamaChat("test", n_ctx=1024)
+    try:
+        primed.prime(SYSTEM)
+        assert primed.loaded and primed.cached_prompts == 1
+        assert _answer(primed, "What is a vector?") == _answer(plain, "What is a vector?")
+        assert primed.cached_prompts == 2
+    finally:
+        primed.close()
+        plain.close()

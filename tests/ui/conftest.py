@@ -35,8 +35,11 @@ def host(qtbot, vault: Path, open_mindnet: Callable[..., Mindnet]) -> Iterator[S
 
 @pytest.fixture
 def app_settings(tmp_path: Path) -> AppSettings:
-    """Settings in an ini file of this test (never the user's)."""
-    return AppSettings.from_file(tmp_path / "settings.ini")
+    """Settings in an ini file of this test (never the user's); the chat model is not
+    preloaded (a test that wants it says so)."""
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    settings.preload_chat_model = False
+    return settings
 
 
 @pytest.fixture

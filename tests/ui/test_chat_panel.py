@@ -281,6 +281,42 @@ def test_a_failed_search_shows_its_message(qtbot, panel: ChatPanel, monkeypatch)
     assert panel.turns[-1].state == "failed" and panel.send_button.isEnabled()
 
 
+def test_preload_loads_the_model_before_the_first_question(qtbot, panel: ChatPanel) -> None:
+    """Guards the preload: the model is loaded and the answer prompt's beginning cached
+    before any question, so the first answer reports no "loading" phase (without the
+    preload it does); a second preload for the same model does nothing."""
+    job = panel.preload()
+    assert job is not None and panel.preloading
+    qtbot.waitUntil(lambda: not panel.preloading, timeout=LONG_WAIT_MS)
+    assert job.error is None and job.result is True
+    llm = panel._slot.llm
+    assert llm is not None and llm.loaded and llm.cached_prompts >= 1
+    assert panel.preload() is None
+    phases = []
+    panel.input.setPlainText(QUESTION)
+    with qtbot.waitSignal(panel.answer_finished, timeout=LONG_WAIT_MS):
+        panel.send()
+        panel.job.progress.connect(lambda item: phases.append(getattr(item, "name", None)))
+    assert "loading" not in phases and "reading" in phases
+    assert panel._slot.llm is llm
+
+
+def test_a_question_during_the_preload_gets_its_sources_and_waits(qtbot, panel: ChatPanel) -> None:
+    """A question asked while the model is being preloaded shows its sources, then waits
+    for that load (one model in memory, its answer complete)."""
+    panel.preload()
+    panel.input.setPlainText(QUESTION)
+    sources = []
+    with qtbot.waitSignal(panel.answer_finished, timeout=LONG_WAIT_MS) as blocker:
+        panel.send()
+        panel.job.progress.connect(
+            lambda item: sources.append(item) if type(item).__name__ == "SourcesReady" else None
+        )
+    qtbot.waitUntil(lambda: not panel.preloading and not panel.busy, timeout=LONG_WAIT_MS)
+    assert sources and blocker.args[0].answer and blocker.args[0].error is None
+    assert panel._slot.llm is not None and panel._slot.llm.loaded
+
+
 def test_changing_the_model_drops_the_loaded_one(qtbot, panel: ChatPanel, canned_answer) -> None:
     ask(qtbot, panel)
     slot = panel._slot

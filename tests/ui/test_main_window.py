@@ -157,6 +157,30 @@ def test_snapshots_are_saved_once_imports_are_quiet(qtbot, make_window, vault, t
     assert any(r.note.path == "Inbox/Neue Idee.md" for r in records.values())
 
 
+def test_the_chat_model_is_preloaded_after_the_first_import(
+    qtbot, make_window, app_settings, vault
+) -> None:
+    """Guards the window's preload setting: on, the chat model is loaded once the vault is
+    imported, before any question; off (the tests' default), it is not."""
+    from mindnet_desktop.core.models.weights import resolve_model_path
+
+    app_settings.chat_model = str(resolve_model_path("test"))
+    app_settings.context_size = 1024
+    idle = make_window()
+    idle.open_vault(vault)
+    wait_imported(qtbot, idle)
+    assert not idle.chat.preloading and idle.chat._slot.llm is None
+    idle.close()
+    app_settings.preload_chat_model = True
+    window = make_window()
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    qtbot.waitUntil(
+        lambda: window.chat._slot.llm is not None and window.chat._slot.llm.loaded, timeout=LONG
+    )
+    qtbot.waitUntil(lambda: not window.chat.preloading, timeout=LONG)
+
+
 def test_a_vanished_vault_is_reported_and_watched_again(qtbot, make_window, vault, tmp_path):
     """Guards: the window says so when the vault folder vanishes while watched (the index
     kept), and follows the folder again once it is back. Shown to fail by not passing

@@ -19,6 +19,7 @@ from mindnet_desktop.core.retrieval.retriever import ScoredHit
 
 STRATEGY_PROMPTS = ("fact", "decision", "empathy", "coding")
 MAX_HISTORY_TURNS = 6
+NOTES_HEADER = "\n\nNotes:\n\n"  # between the strategy's prompt and the sources
 CITATION = re.compile(r"\[\d+\]")
 SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 WORD = re.compile(r"\w{4,}")
@@ -205,7 +206,7 @@ def pack_messages(
         blocks.append(block)
         fixed += cost
     notes = "\n\n".join(blocks) if blocks else "(no notes matched)"
-    system_msg = {"role": "system", "content": f"{system}\n\nNotes:\n\n{notes}"}
+    system_msg = {"role": "system", "content": f"{system}{NOTES_HEADER}{notes}"}
     return [system_msg, *kept_history, question_msg], used
 
 

@@ -57,7 +57,8 @@ class LlamaChat:
         self.n_ctx, self.max_tokens, self.temperature = n_ctx, max_tokens, temperature
         self.threads = threads or max(1, os.cpu_count() or 1)
         self._llama: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # loading and closing
+        self._busy = threading.RLock()  # one generation at a time (a primer, an answer)
         self.path: Path | None = None
 
     @property
@@ -131,8 +132,19 @@ class LlamaChat:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> Iterator[Token]:
-        """Stream the answer to `messages`; stops early when `cancel` is set."""
+        """Stream the answer to `messages`; stops early when `cancel` is set. Another
+        thread's generation (a `prime` under way) is waited for."""
         self.warm_up()
+        with self._busy:
+            yield from self._stream(messages, cancel, max_tokens, temperature)
+
+    def _stream(
+        self,
+        messages: list[dict[str, str]],
+        cancel: threading.Event | None,
+        max_tokens: int | None,
+        temperature: float | None,
+    ) -> Iterator[Token]:
         try:
             chunks = self._llama.create_chat_completion(
                 messages=messages,
@@ -156,6 +168,15 @@ class LlamaChat:
             close = getattr(chunks, "close", None)
             if close:
                 close()
+
+    def prime(self, system_prefix: str) -> None:
+        """Load the model and read `system_prefix` (how every answer's prompt begins) into
+        the prompt cache, so the first question reads only its sources and itself."""
+        self.warm_up()
+        if self._llama.cache is None:
+            return
+        with self._busy:
+            self.complete([{"role": "system", "content": system_prefix}], max_tokens=1)
 
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
         """A short, non-streamed answer (used to classify intents)."""

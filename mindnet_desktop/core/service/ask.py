@@ -8,6 +8,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from mindnet_desktop.core.chat.answer import (
+    NOTES_HEADER,
     AskResult,
     Prepared,
     generate,
@@ -100,10 +101,7 @@ def pack(
         result.answer, result.model = NOT_FOUND[result.language], llm.name
         return prepared
     if result.error is None:
-        prompts = load_prompts(mn.config_lookup)
-        system = prompts.strategies[mn.decision_engine.strategies[result.routing.intent].prompt]
-        # Small models drift into the notes' language; name the question's language.
-        system += f"\nAnswer in {LANGUAGE_NAMES[result.language]}."
+        system = system_prompt(mn, result.language, result.routing.intent)
         try:
             prepared.messages, result.sources = pack_messages(
                 llm, system, result.sources, result.question, history or []
@@ -112,6 +110,20 @@ def pack(
         except ModelError as exc:
             result.error = str(exc)
     return prepared
+
+
+def system_prompt(mn: Mindnet, language: str, intent: str) -> str:
+    """The system prompt of an `intent` answer in `language` (the sources follow it)."""
+    prompts = load_prompts(mn.config_lookup)
+    system = prompts.strategies[mn.decision_engine.strategies[intent].prompt]
+    # Small models drift into the notes' language; name the question's language.
+    return f"{system}\nAnswer in {LANGUAGE_NAMES[language]}."
+
+
+def answer_prefix(mn: Mindnet, language: str, intent: str = "FACT") -> str:
+    """How the model's prompt for an `intent` answer in `language` begins, up to its
+    sources: what `LlamaChat.prime` reads ahead of the first question."""
+    return system_prompt(mn, language, intent) + NOTES_HEADER
 
 
 def log_sources(mn: Mindnet, prepared: Prepared) -> None:
