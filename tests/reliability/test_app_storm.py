@@ -22,7 +22,7 @@ import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
 from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.ui.indexing import WATCHING
+from mindnet_desktop.ui.indexing import IMPORTING, WATCHING
 from mindnet_desktop.ui.main_window import VaultLocation
 from tests.conftest import run_import
 from tests.reliability.support import FIGURES, note_text, snapshot, snapshot_of
@@ -81,7 +81,7 @@ def run_app_storm(
     paced: bool,
 ) -> int:
     """Open the app on `initial` notes, storm, wait until it is quiet, compare; returns how
-    many imports finished while the storm went on."""
+    many imports began while the storm went on."""
     vault, data = tmp_path / "vault", tmp_path / "data"
     for i in range(initial):
         folder = "Mappe" if i < folder_notes else f"Ordner {i % 4}"
@@ -95,17 +95,26 @@ def run_app_storm(
     qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes == initial)
     imports: list[Any] = []
     failures: list[str] = []
-    window.indexer.imported.connect(imports.append)
-    window.indexer.failed.connect(failures.append)
+    began: list[bool] = []  # per import begun: whether the storm still went on
     thread = threading.Thread(
         target=storm_with_case_renames, args=(vault, initial, total, folder_notes, paced)
     )
+    window.indexer.imported.connect(imports.append)
+    window.indexer.failed.connect(failures.append)
+    window.indexer.state_changed.connect(
+        lambda state: state == IMPORTING and began.append(thread.is_alive())
+    )
     thread.start()
     qtbot.waitUntil(lambda: not thread.is_alive(), timeout=LONG)
-    during = len(imports)
-    wait_until_quiet(qtbot, window, imports, during)
+    wait_until_quiet(qtbot, window, imports, len(imports))
+    during = sum(began)
     assert failures == [] and window.last_error == "", failures or window.last_error
-    assert all(summary.errors == [] for summary in imports), [s.errors for s in imports]
+    # An import in the storm's middle may name files renamed or deleted between its scan
+    # and its read (reported per file, by design); the next import takes them. Nothing else.
+    vanished = [p for s in imports for p in s.errors]
+    gone = "unreadable: No such file or directory"
+    assert all(p.message.endswith(gone) and not (vault / p.path).exists() for p in vanished)
+    assert imports[-1].errors == [] and imports[-1].warnings == []
     assert window.indexer.state == WATCHING
     in_app = on_core(qtbot, window, app_view)
     stats = window.stats
@@ -121,8 +130,9 @@ def run_app_storm(
     )
     assert snapshot(data, vault) == snapshot(tmp_path / "fresh", vault)
     how = "paced" if paced else "burst"
-    FIGURES[f"app storm {total} {how}: imports during the storm"] = during
+    FIGURES[f"app storm {total} {how}: imports begun during the storm"] = during
     FIGURES[f"app storm {total} {how}: imports in all"] = len(imports)
+    FIGURES[f"app storm {total} {how}: files gone between scan and read"] = len(vanished)
     return during
 
 
