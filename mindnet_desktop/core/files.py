@@ -11,7 +11,9 @@ from typing import IO, Any
 
 
 @contextmanager
-def atomic_writer(path: Path, text: bool = False, preserve_mode: bool = False) -> Iterator[IO[Any]]:
+def atomic_writer(
+    path: Path, text: bool = False, preserve_mode: bool = False, temp: Path | None = None
+) -> Iterator[IO[Any]]:
     """A handle on a hidden temp file beside `path`; when the block ends without an error
     the file is flushed to disk and renamed over `path`, otherwise it is removed and `path`
     is untouched.
@@ -20,10 +22,15 @@ def atomic_writer(path: Path, text: bool = False, preserve_mode: bool = False) -
         path: The file to replace (its folder is created if needed).
         text: Open in text mode (UTF-8) instead of binary.
         preserve_mode: Give the new file the permission bits of the one it replaces.
+        temp: The temp file's path, beside `path` (created, must not exist; default: a
+            fresh `.<name>.<random>.tmp`).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o7777 if preserve_mode and path.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if temp is None:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    else:
+        fd, tmp = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), str(temp)
     os.close(fd)  # reopened by name, so `handle.name` is the temp file's path
     try:
         with open(tmp, "w" if text else "wb", encoding="utf-8" if text else None) as handle:
@@ -37,7 +44,9 @@ def atomic_writer(path: Path, text: bool = False, preserve_mode: bool = False) -
         Path(tmp).unlink(missing_ok=True)
 
 
-def write_atomic(path: Path, data: bytes | str, preserve_mode: bool = False) -> None:
+def write_atomic(
+    path: Path, data: bytes | str, preserve_mode: bool = False, temp: Path | None = None
+) -> None:
     """Replace `path` with `data` atomically (see `atomic_writer`)."""
-    with atomic_writer(path, isinstance(data, str), preserve_mode) as handle:
+    with atomic_writer(path, isinstance(data, str), preserve_mode, temp) as handle:
         handle.write(data)

@@ -1,11 +1,13 @@
 """Reports how many examples the fuzz tests ran and the figures the tests measured (the
-README's Reliability table quotes them)."""
+README's Reliability table quotes them); the GUI tests' window fixtures for the app's
+storm and crash tests."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.reliability.support import FIGURES, FUZZ_EXAMPLES
+from tests.ui.conftest import app_settings, make_window  # noqa: F401 - the app's fixtures
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -99,19 +99,24 @@ def snapshot(data: Path, vault: Path) -> dict[str, Any]:
     from mindnet_desktop.core.service.mindnet import Mindnet
 
     with Mindnet(vault, data, embedder=HashEmbedder(), write=False) as mn:
-        records = mn.records
-        edges = sorted(
-            (e.id, e.kind, e.source_id, e.target_id, str(e.target_note_id), e.rule_id)
-            for r in records.values()
-            for e in r.edges
-        )
-        return {
-            "notes": sorted(records),
-            "paths": sorted(r.note.path for r in records.values()),
-            "chunks": sorted(mn.store.chunk_ids()),
-            "edges": edges,
-            "lexical": mn.store.lexical.count(),
-        }
+        return snapshot_of(mn)
+
+
+def snapshot_of(mn: Any) -> dict[str, Any]:
+    """`snapshot` of an open Mindnet (the app's own, read on its service thread)."""
+    records = mn.records
+    edges = sorted(
+        (e.id, e.kind, e.source_id, e.target_id, str(e.target_note_id), e.rule_id)
+        for r in records.values()
+        for e in r.edges
+    )
+    return {
+        "notes": sorted(records),
+        "paths": sorted(r.note.path for r in records.values()),
+        "chunks": sorted(mn.store.chunk_ids()),
+        "edges": edges,
+        "lexical": mn.store.lexical.count(),
+    }
 
 
 # rule_id -> confidence of the explicit rules (ARCHITECTURE.md, "Edge rules").

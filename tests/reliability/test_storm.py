@@ -16,6 +16,7 @@ import random
 import signal
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,29 +34,45 @@ def write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def storm(vault: Path, start: int, total: int, folder_notes: int, seed: int) -> None:
+def storm(
+    vault: Path,
+    start: int,
+    total: int,
+    folder_notes: int,
+    seed: int,
+    pause: Callable[[], None] = lambda: None,
+) -> None:
     """Create notes start..total-1, then edit, rename and delete some, save one note 100
-    times the way Obsidian does, rename a folder and rename one note by case only."""
+    times the way Obsidian does, rename a folder and rename one note by case only.
+    `pause()` runs between the steps (and every 25 saves): a paced storm lets imports run
+    in its middle."""
     rng = random.Random(seed)
     for i in range(start, total):
         folder = "Mappe" if i < folder_notes else f"Ordner {i % 4}"
         write(vault / folder / f"Note {i}.md", note_text(i, total, paragraphs=1))
+    pause()
     notes = sorted(p for p in vault.rglob("*.md") if p.parent.name != "Mappe")
     rng.shuffle(notes)
     k = len(notes) // 10
     edited, renamed, deleted = notes[:k], notes[k : 2 * k], notes[2 * k : 3 * k]
     for path in edited:
         write(path, note_text(int(path.stem.split()[-1]), total, paragraphs=2, version=1))
+    pause()
     for path in renamed:
         path.rename(path.with_name(f"Umbenannt {path.stem}.md"))
+    pause()
     for path in deleted:
         path.unlink()
+    pause()
     saved = notes[3 * k]
     for version in range(100):  # Obsidian: write a temp file, rename it over the note
         tmp = saved.with_name(f".{saved.name}.{version}.tmp")
         tmp.write_text(note_text(0, total, paragraphs=1, version=version), encoding="utf-8")
         os.replace(tmp, saved)
+        if version % 25 == 24:
+            pause()
     (vault / "Mappe").rename(vault / "Mappe umbenannt")
+    pause()
     case = notes[3 * k + 1]
     case.rename(case.with_name(case.name.lower()))
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 from mindnet_desktop.core.domain import Edge, drain
 from mindnet_desktop.core.graph.queries import QueryError
 from mindnet_desktop.core.ingest.note_edit import (
+    EDIT_JOURNAL,
     NoteEditError,
     callout_line,
     insert_callout,
@@ -190,7 +191,8 @@ def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
         raise NoteEditError(
             f"{record.note.path} changed on disk just now; nothing was written, retry"
         )
-    write_atomic(path, edited, mn.vault)
+    journal = mn.data_dir / EDIT_JOURNAL  # a kill mid-write: the next writer cleans up
+    write_atomic(path, edited, mn.vault, journal)
     drain(mn.import_vault())
     made = [
         e
@@ -200,7 +202,7 @@ def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
         and e.target_ref.casefold() == link.casefold()
     ]
     if not made:  # should not happen after _states_edge; never leave a stray line behind
-        write_atomic(path, raw, mn.vault)
+        write_atomic(path, raw, mn.vault, journal)
         drain(mn.import_vault())
         raise NoteEditError(
             f"the callout in {record.note.path} gave no edge; the note is unchanged"

@@ -24,6 +24,7 @@ from mindnet_desktop.core.graph.queries import GraphQueries
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
 from mindnet_desktop.core.ingest.manifest import Manifest
+from mindnet_desktop.core.ingest.note_edit import EDIT_JOURNAL, clean_interrupted_edit
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
@@ -110,6 +111,8 @@ class Mindnet:
         self._lock = WriterLock(self.data_dir) if write else None
         if self._lock:
             self._lock.acquire()
+            # A note write killed halfway (an edge being created) left its temp file.
+            clean_interrupted_edit(self.data_dir / EDIT_JOURNAL, self.vault)
         self._store: ChromaStore | None = None
         try:
             self._store_options = (write, replace_embedder, ChromaServer.from_env(chroma_url))
@@ -247,10 +250,8 @@ class Mindnet:
         if self._names is None:
             names: dict[str, list[str]] = {}
             for note_id, record in self.records.items():
-                note = record.note
-                for name in {
-                    " ".join(name_words(n)) for n in (note.title, note.name, *note.aliases)
-                }:
+                n = record.note
+                for name in {" ".join(name_words(x)) for x in (n.title, n.name, *n.aliases)}:
                     if name:
                         names.setdefault(name, []).append(note_id)
             self._names = names
