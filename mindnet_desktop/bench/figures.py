@@ -12,7 +12,8 @@ from typing import Any
 
 from mindnet_desktop.bench.machine import cli_command, percentiles, poll, timed_process
 from mindnet_desktop.core.domain import drain
-from mindnet_desktop.core.ingest.importer import EMBED_BATCH_CHUNKS, Importer, ImportOptions
+from mindnet_desktop.core.ingest.embedding import embedding_text
+from mindnet_desktop.core.ingest.importer import EMBED_BATCH_CHUNKS, ImportOptions
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
 
@@ -80,7 +81,7 @@ def cold_import(run: BenchRun, measure: bool = True) -> None:
             return
         records = mn.records
         rows = mn.store.chunk_rows(mn.store.chunk_ids())
-    texts = [Importer.embedding_text(records[r.note_id].note, r.chunk) for r in rows.values()]
+    texts = [embedding_text(records[r.note_id].note, r.chunk) for r in rows.values()]
     run.log(f"embedding the same {len(texts)} chunk texts …")
     started = time.perf_counter()
     for start in range(0, len(texts), EMBED_BATCH_CHUNKS):

@@ -71,6 +71,18 @@ def history_of(turns: list[Turn]) -> list[dict[str, str]]:
     ]
 
 
+def cited(turns: list[Turn], citation: tuple[int, int] | None) -> tuple[Turn, Any, int] | None:
+    """The turn, source (a `ScoredHit`) and number a citation (turn index, source number)
+    points at; None for one that points nowhere."""
+    if citation is None:
+        return None
+    i, n = citation
+    if not 0 <= i < len(turns) or turns[i].result is None:
+        return None
+    sources = turns[i].result.sources  # type: ignore[union-attr]
+    return (turns[i], sources[n - 1], n) if 1 <= n <= len(sources) else None
+
+
 class ModelSlot:
     """The panel's chat model, loaded lazily for a `ModelKey`: by the answer job on the
     panel's model thread, or ahead of the first question by `preload_job` (the model's own
@@ -90,6 +102,11 @@ class ModelSlot:
                 self.llm = LlamaChat(path, n_ctx=n_ctx, threads=threads, max_tokens=max_tokens)
                 self.key = key
             return self.llm
+
+    def holds(self, key: ModelKey) -> bool:
+        """The model for `key` is loaded."""
+        llm = self.llm
+        return llm is not None and self.key == key and llm.loaded
 
     def release(self, keep: ModelKey | None = None) -> None:
         """Free the model (not if it is the one for `keep`)."""

@@ -34,6 +34,7 @@ from mindnet_desktop.ui.chat_jobs import (
     SourcesReady,
     Turn,
     answer_job,
+    cited,
     history_of,
     preload_job,
 )
@@ -147,13 +148,12 @@ class ChatPanel(QWidget):
         self._key = key
 
     def preload(self) -> Job | None:
-        """Load the chat model in the background and read the beginning of an answer's
-        prompt into its cache, so the first question does not wait for either (a question
-        asked meanwhile shows its sources and waits for the load under way)."""
+        """Load the chat model in the background (`preload_job`): the first question need
+        not wait for it; one asked meanwhile shows its sources, then waits for the load."""
         if self.host.closed or self.host.mindnet is None or self.preloading:
             return None
         key = (*self._key[:3], self.max_tokens)
-        if self._slot.llm is not None and self._slot.key == key and self._slot.llm.loaded:
+        if self._slot.holds(key):
             return None
         fn = preload_job(self.host, self._slot, key, self.language or system_language())
         self._preload = self._other_jobs.run_pure(fn, "preload chat model")
@@ -313,15 +313,7 @@ class ChatPanel(QWidget):
 
     def citation_hit(self, href: str) -> tuple[Turn, ScoredHit, int] | None:
         """The turn and source a `cite:<turn>/<n>` link points at."""
-        parsed = parse_citation(href)
-        if parsed is None:
-            return None
-        i, n = parsed
-        if not 0 <= i < len(self.turns) or self.turns[i].result is None:
-            return None
-        turn = self.turns[i]
-        sources = turn.result.sources if turn.result else []
-        return (turn, sources[n - 1], n) if 1 <= n <= len(sources) else None
+        return cited(self.turns, parse_citation(href))
 
     def citation_tooltip(self, href: str) -> str | None:
         found = self.citation_hit(href)

@@ -201,8 +201,7 @@ class MainWindow(QMainWindow):
     def _after_first_import(self) -> None:
         if self.indexer is not None and self.indexer.state != ERROR:
             self.indexer.start_watching()
-        if self.chat is not None and self.settings.preload_chat_model:
-            self.chat.preload()  # after the import: loading does not slow it down
+        self._configure_chat()  # preloads the chat model now that the import is done
 
     def _on_open_failed(self, message: str) -> None:
         self._show_state(ERROR)
@@ -345,11 +344,8 @@ class MainWindow(QMainWindow):
 
     def apply_settings(self, changed: set[str]) -> None:
         """React to changed settings (names as in `SettingsDialog.apply`)."""
-        if changed & {"chat_model", "threads", "context_size", "link_target"}:
+        if changed & {"chat_model", "threads", "context_size", "link_target", "preload_chat_model"}:
             self._configure_chat()
-        reload = changed & {"chat_model", "threads", "context_size", "preload_chat_model"}
-        if reload and self.chat is not None and self.settings.preload_chat_model:
-            self.chat.preload()  # the new model, loaded ahead of the next question
         if "language" in changed:
             self.statusBar().showMessage(self.tr("The language changes at the next start."), 8000)
         if "embedder" in changed and self.vault is not None:
@@ -380,6 +376,8 @@ class MainWindow(QMainWindow):
         if self.chat is not None:
             self.chat.configure(s.chat_model_path, s.threads, s.context_size, s.link_target)
             self.chat.language = self.ui_language  # the reasons speak the UI's language
+            if s.preload_chat_model:  # once the vault is open (not while it is imported)
+                self.chat.preload()
 
     def show_error(self, title: str, message: str) -> None:
         """A visible, non-blocking message (and the status bar keeps it too)."""

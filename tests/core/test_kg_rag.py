@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mindnet_desktop.core.graph.queries import QueryError
-from mindnet_desktop.core.ingest.importer import Importer
+from mindnet_desktop.core.ingest.embedding import embedding_text
 from mindnet_desktop.core.service import edge_actions
 from mindnet_desktop.core.service.search import hybrid_search
 from tests.conftest import run_import
@@ -38,7 +38,7 @@ def reachable(mn, root: str, depth: int) -> dict[str, int]:
 def embedded_text(mn, note_id: str, seq: int) -> str:
     """Exactly what the importer embedded for that chunk."""
     [chunk] = [c for c in mn.store.chunks(note_id) if c.seq == seq]
-    return Importer.embedding_text(mn.records[note_id].note, chunk)
+    return embedding_text(mn.records[note_id].note, chunk)
 
 
 @pytest.mark.parametrize(("root", "depth"), [(LASERJET, 1), (LOCAL_FIRST, 1), (LOCAL_FIRST, 2)])

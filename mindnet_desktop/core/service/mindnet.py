@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,7 @@ from mindnet_desktop.core.config.retriever import (
 )
 from mindnet_desktop.core.config.type_registry import TypeRegistry, load_types, resolve_config_dir
 from mindnet_desktop.core.config.vocabulary import Vocabulary
-from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, Note, name_words
-from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, name_words
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.graph.queries import GraphQueries
 from mindnet_desktop.core.graph.snapshot import Snapshots
@@ -29,32 +27,13 @@ from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.service.feedback import FeedbackIndex
+from mindnet_desktop.core.service.note_lookup import NotesView, find_note
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 from mindnet_desktop.core.store.query_log import QueryLog
-
-
-class _Notes(Mapping[str, Note]):
-    """note id -> Note, read from the records on demand (no copy per query)."""
-
-    def __init__(self, records: dict[str, NoteRecord]) -> None:
-        self._records = records
-
-    def __getitem__(self, note_id: str) -> Note:
-        return self._records[note_id].note
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._records)
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-
-class NoteNotFoundError(MindnetError, LookupError):
-    """No note matches the given id, title, alias or path."""
 
 
 class Mindnet:
@@ -231,7 +210,7 @@ class Mindnet:
             self.graph,
             self.retriever_config,
             self.vocabulary.symmetric,
-            _Notes(self.records),
+            NotesView(self.records),
         )
 
     def has_note(self, note_id: str) -> bool:
@@ -368,24 +347,7 @@ class Mindnet:
 
     def find_note(self, ref: str) -> NoteRecord:
         """A note by id, vault path, title, alias or file name (case-insensitive)."""
-        if ref in self.records:
-            return self.records[ref]
-
-        def fold(text: str) -> str:  # NFC: names from macOS are often decomposed
-            return unicodedata.normalize("NFC", text).strip().casefold()
-
-        wanted = fold(ref)
-        for match in (
-            lambda r: fold(r.note.path) == wanted,
-            lambda r: fold(r.note.note_id) == wanted,
-            lambda r: fold(r.note.title) == wanted,
-            lambda r: fold(r.note.name) == wanted,
-            lambda r: wanted in (fold(a) for a in r.note.aliases),
-        ):
-            hits = sorted((r for r in self.records.values() if match(r)), key=lambda r: r.note.path)
-            if hits:
-                return hits[0]
-        raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
+        return find_note(self.records, ref)
 
     def edges(self, include_deleted: bool = False) -> list[Edge]:
         """Every edge (the notes' and the user's), with `deleted` set from the overlay."""

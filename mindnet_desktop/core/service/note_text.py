@@ -9,7 +9,8 @@ from urllib.parse import quote, unquote
 
 from mindnet_desktop.core.ingest.links import split_target
 from mindnet_desktop.core.ingest.parse import parse_markdown
-from mindnet_desktop.core.service.mindnet import Mindnet, NoteNotFoundError
+from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.note_lookup import NoteNotFoundError
 
 SCHEME = "mindnet-note"
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")

@@ -1,0 +1,54 @@
+"""Finding a note by what a person types (id, path, title, alias, file name), and the
+notes as a read-only mapping over the records."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator, Mapping
+
+from mindnet_desktop.core.domain import Note
+from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.store.protocol import NoteRecord
+
+
+class NotesView(Mapping[str, Note]):
+    """note id -> Note, read from the records on demand (no copy per query)."""
+
+    def __init__(self, records: dict[str, NoteRecord]) -> None:
+        self._records = records
+
+    def __getitem__(self, note_id: str) -> Note:
+        return self._records[note_id].note
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+
+class NoteNotFoundError(MindnetError, LookupError):
+    """No note matches the given id, title, alias or path."""
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFC", text).strip().casefold()  # macOS names: decomposed
+
+
+def find_note(records: Mapping[str, NoteRecord], ref: str) -> NoteRecord:
+    """A note by id, vault path, title, alias or file name (case-insensitive); the first
+    by path when several match the same way."""
+    if ref in records:
+        return records[ref]
+    wanted = _fold(ref)
+    for match in (
+        lambda r: _fold(r.note.path) == wanted,
+        lambda r: _fold(r.note.note_id) == wanted,
+        lambda r: _fold(r.note.title) == wanted,
+        lambda r: _fold(r.note.name) == wanted,
+        lambda r: wanted in (_fold(a) for a in r.note.aliases),
+    ):
+        hits = sorted((r for r in records.values() if match(r)), key=lambda r: r.note.path)
+        if hits:
+            return hits[0]
+    raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
