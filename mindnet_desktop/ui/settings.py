@@ -40,6 +40,7 @@ LINK_TARGETS = ("obsidian", "preview")
 MAX_RECENT = 8
 DEFAULT_THREADS = 2
 DEFAULT_CONTEXT = 4096
+FIELD_WIDTH = 440  # the settings' field column at the dialog's usual width (px)
 
 
 def embedder_names() -> list[str]:
@@ -266,6 +267,9 @@ class SettingsDialog(QDialog):
             )
         )
         tradeoff.setWordWrap(True)
+        # A wrapped label gets the height of its wrapped text only with a width to wrap to:
+        # the row's minimum height is taken from the text at the field's column width.
+        tradeoff.setMinimumHeight(tradeoff.heightForWidth(FIELD_WIDTH))
         form.addRow("", tradeoff)
 
         self.threads = QSpinBox()
