@@ -60,3 +60,28 @@ def test_changing_a_types_settings_reimports_only_notes_of_that_type(vault, open
     assert summary.changed == len(journals) == 3
     rules = {e.rule_id for r in journals for e in r.edges if e.provenance == "rule"}
     assert rules == {"edge_defaults:journal:related_to"}
+
+
+def test_a_watching_process_parses_the_manifest_once(vault, open_mindnet, tmp_path, monkeypatch):
+    """Guards the kept entries: imports after the first in one process do not parse the
+    manifest again (at 6,500 notes that was a second per edit), yet a file changed behind
+    the process's back is read again (without the stamp check it would not be)."""
+    import json
+
+    mn = open_mindnet(vault)
+    first = run_import(mn).summary
+    parsed = []
+    loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, **kw: (parsed.append(1), loads(text, **kw))[1])
+    path = vault / "Wissen" / "Embeddings 101.md"
+    path.write_text(path.read_text("utf-8") + "\nNeu.\n", "utf-8")
+    assert run_import(mn).summary.changed == 1
+    assert run_import(mn).summary.unchanged == first.scanned
+    assert parsed == []
+    manifest = tmp_path / "data" / "manifest.json"
+    data = json.loads(manifest.read_text("utf-8"))
+    data["notes"] = data["notes"][:-1]  # another writer's manifest, one note short
+    manifest.write_text(json.dumps(data), "utf-8")
+    parsed.clear()
+    again = run_import(mn).summary
+    assert parsed and (again.changed, again.added) == (0, 0)  # read, refused, rebuilt

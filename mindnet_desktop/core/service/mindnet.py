@@ -93,13 +93,14 @@ class Mindnet:
             # A note write killed halfway (an edge being created) left its temp file.
             clean_interrupted_edit(self.data_dir / EDIT_JOURNAL, self.vault)
         self._store: ChromaStore | None = None
+        self.manifest = Manifest(self.data_dir / "manifest.json")  # kept between imports
         try:
             self._store_options = (write, replace_embedder, ChromaServer.from_env(chroma_url))
             # The store is opened (checked, mended) at once unless a reader asks for lazy;
             # after a reset the manifest describes vectors that are gone.
             eager = write or replace_embedder or not lazy_store
             if eager and self.store.reset:
-                Manifest(self.data_dir / "manifest.json").invalidate()
+                self.manifest.invalidate()
         except Exception:
             self.close()
             raise
@@ -276,11 +277,12 @@ class Mindnet:
         """Import the vault (see `Importer.run`), then bring the graph in step."""
         if self._lock is None:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
-        manifest = Manifest(self.data_dir / "manifest.json")
         # Built-in and the user's kinds, not those met in the vault: a property's kind must not
         # depend on which notes were imported before it.
         kinds = frozenset(Vocabulary(self.config_dir).kinds)
-        importer = Importer(self.vault, self.store, self.registry, self.embedder, manifest, kinds)
+        importer = Importer(
+            self.vault, self.store, self.registry, self.embedder, self.manifest, kinds
+        )
         before = self._signatures()
         outcome = yield from importer.run(options, cancel)
         changed = outcome.written or outcome.deleted or outcome.relinked
