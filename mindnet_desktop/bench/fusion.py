@@ -2,14 +2,15 @@
 several retriever configurations and compare hit@1 / hit@5 / MRR (the test half is never
 looked at here; `mindnet bench quality` reports it).
 
-    python -m mindnet_desktop.bench.fusion [--compare fusion|support|default]
+    python -m mindnet_desktop.bench.fusion [--compare fusion|default]
         DATA_DIR VAULT SET.yaml [SET.yaml ...]
 
 DATA_DIR holds an index of VAULT built by `mindnet bench quality --workdir` (or an import).
-`fusion` compares the ways of fusing semantic and lexical, `support` how a note's score
-adds up its chunks (the best one alone, or plus a decayed sum of the next ones), `default`
-ranks with the configuration in effect and the two single signals (for comparing indexes
-built differently: chunk sizes, the lexical analysis).
+`fusion` compares the ways of fusing semantic and lexical; `default` ranks with the
+configuration in effect and the two single signals (for comparing indexes built
+differently: chunk sizes, the lexical analysis). How a note's score adds up its chunks
+(`support`: best chunk plus a decayed sum of the next ones) was compared in commit 6e96c39
+and not kept.
 """
 
 from __future__ import annotations
@@ -39,18 +40,6 @@ def single_signals(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
     }
 
 
-def support_variants(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
-    """A note's score from its best chunk alone (support 0) against the best chunk plus a
-    decayed sum of the next ones: weight of the support term x decay."""
-    out = {"best chunk only (support 0)": replace(base, weights={**base.weights, "support": 0.0})}
-    for weight in (0.1, 0.2, 0.3, 0.5):
-        for decay in (0.0, 0.5):
-            out[f"support {weight} decay {decay}"] = replace(
-                base, weights={**base.weights, "support": weight}, support_decay=decay
-            )
-    return out
-
-
 def variants(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
     """The configurations compared: today's weighted min-max sum, rebalanced weights, and
     reciprocal-rank fusion of the semantic and lexical terms with several k."""
@@ -72,7 +61,6 @@ def variants(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
 
 COMPARISONS = {
     "fusion": variants,
-    "support": support_variants,
     "default": lambda base: {"default": base, **single_signals(base)},
 }
 

@@ -25,19 +25,12 @@ TERMS = (
     "type",
     "status",
     "coverage",
-    "support",
     "feedback",
 )
 # Absent from an older override file: off, except the user's own ratings, which count
 # wherever the weights came from (the bundled weight).
 FEEDBACK_WEIGHT = 0.75
-OPTIONAL_TERMS = {
-    "lexical": 0.0,
-    "name": 0.0,
-    "coverage": 0.0,
-    "feedback": FEEDBACK_WEIGHT,
-    "support": 0.0,
-}
+OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0, "coverage": 0.0, "feedback": FEEDBACK_WEIGHT}
 # A rating counts for a question whose cosine to the rated one exceeds the threshold (per
 # embedder, as models spread cosines differently; others: "default").
 FEEDBACK_THRESHOLD = {"default": 0.8}
@@ -60,7 +53,6 @@ class RetrieverConfig:
     # among them, (rrf_k + 1) / (rrf_k + rank), as reciprocal-rank fusion does.
     fusion: str = "minmax"
     rrf_k: int = 60
-    support_decay: float = 0.5  # each further chunk of a note counts this times the one before
     feedback_threshold: dict[str, float] = field(default_factory=lambda: dict(FEEDBACK_THRESHOLD))
     feedback_down_threshold: dict[str, float] = field(default_factory=dict)  # none: threshold
     feedback_half_life_days: float = 180.0

@@ -37,7 +37,6 @@ from mindnet_desktop.core.retrieval.scoring import (
     GraphTerms,
     Link,
     Terms,
-    note_support,
     rank_scores,
     scaled,
     score,
@@ -240,9 +239,6 @@ class HybridRetriever:
                 "coverage": found.coverage.get(cid, 0.0),
                 "feedback": feedback[note].raw if note in feedback else 0.0,
             }
-        support = note_support(raws, note_of, self.config.weights, self.config.support_decay)
-        for cid, value in support.items():
-            raws[cid]["support"] = value
         return Terms(raws, note_of, relevance, graph, dict(feedback))
 
     def graph_terms(self, notes: set[str], relevance: dict[str, float]) -> GraphTerms:

@@ -43,36 +43,6 @@ def rank_scores(values: dict[str, float], reference: tuple[float, ...], k: int) 
     return out
 
 
-CHUNK_TERMS = ("semantic", "lexical", "coverage")  # the terms that differ between a note's chunks
-MAX_SUPPORT = 4  # next-best chunks counted by the support term
-
-
-def note_support(
-    raws: Mapping[str, Mapping[str, float]],
-    note_of: Mapping[str, str],
-    weights: Mapping[str, float],
-    decay: float,
-) -> dict[str, float]:
-    """The `support` term's raw value of each candidate: the decayed sum of how well the
-    next-best candidate chunks of the same note match (their semantic, lexical and coverage
-    contributions), the first counted whole, each further one `decay` times the one before
-    (at most `MAX_SUPPORT`). A note answering in several places gains over one with a single
-    lucky chunk; the best chunk of a note stays its best (its support is never smaller)."""
-    topical = {
-        cid: sum(weights[t] * values[t] for t in CHUNK_TERMS) for cid, values in raws.items()
-    }
-    by_note: dict[str, list[str]] = defaultdict(list)
-    for cid in raws:
-        by_note[note_of[cid]].append(cid)
-    out = {}
-    for chunks in by_note.values():
-        chunks.sort(key=lambda c: (-topical[c], c))
-        for i, cid in enumerate(chunks):
-            below = chunks[i + 1 : i + 1 + MAX_SUPPORT]
-            out[cid] = sum(decay**j * topical[other] for j, other in enumerate(below))
-    return out
-
-
 @dataclass
 class Link:
     """An edge between two candidate notes, weighted for the edge term."""
