@@ -92,7 +92,8 @@ def evaluate_configs(
     results = {}
     mn.embedder = CachedQueries(mn.embedder)  # type: ignore[assignment]
     mn.embedder.embed_query([q.q for q in questions])
-    for name, config in COMPARISONS[compare](mn.retriever_config).items():
+    base = mn.retriever_config
+    for name, config in COMPARISONS[compare](base).items():
         mn.use_retriever_config(config)
         scores = Scores()
         for q in questions:
@@ -101,6 +102,7 @@ def evaluate_configs(
             scores.ranks.append(first_gold_rank(ranked, q.gold))
         results[name] = scores.summary()
         print(name, results[name], file=sys.stderr, flush=True)
+    mn.use_retriever_config(base)  # the next comparison starts from the same configuration
     return results
 
 
