@@ -30,14 +30,6 @@ LANGUAGES = ("de", "en")
 FIELDS = {"name": 3.0, "heading": 1.5, "tags": 1.5, "text": 1.0}
 MAX_QUERY_TERMS = 64
 WRITER_HEAP = 15_000_000
-# German compounds in a query ("Fehlerbehandlung") also match their parts ("Fehler",
-# "Behandlung") where the vault's text has them: a word of at least MIN_COMPOUND letters is
-# split in two where both sides (each at least MIN_PART letters, the head without a linking
-# "s") are terms of the index itself. No dictionary: the vault's vocabulary decides.
-MIN_COMPOUND = 8
-MIN_PART = 4
-LINKING = ("", "s", "es", "n", "en")  # Fugenelemente dropped from the head
-PART_BOOST = 1.0  # weight of a part's clause relative to a whole word's
 
 
 class LexicalError(MindnetError, RuntimeError):
@@ -74,20 +66,6 @@ def _analyzer(language: str) -> Any:
     return builder.filter(t.Filter.stemmer(stemmer)).build()
 
 
-def _words_analyzer() -> Any:
-    """Lower-cased, ASCII-folded words (no stop words removed, no stemming): what a query's
-    compounds are split from."""
-    import tantivy as t
-
-    return (
-        t.TextAnalyzerBuilder(t.Tokenizer.simple())
-        .filter(t.Filter.remove_long(40))
-        .filter(t.Filter.lowercase())
-        .filter(t.Filter.ascii_fold())
-        .build()
-    )
-
-
 class LexicalIndex:
     """BM25 search over chunks.
 
@@ -101,9 +79,6 @@ class LexicalIndex:
 
         self.path = path
         self.analyzers = {lang: _analyzer(lang) for lang in LANGUAGES}
-        self.words = _words_analyzer()
-        self.split_compounds = False
-        self.split_rule = "always"
         builder = t.SchemaBuilder()
         for raw in ("chunk_id", "note_id", "type"):
             builder.add_text_field(raw, stored=True, tokenizer_name="raw")
@@ -208,20 +183,13 @@ class LexicalIndex:
 
         if self.index is None:
             return []
-        self.index.reload()  # another process (the writer) may have committed
-        searcher = self.index.searcher()
         terms = self.terms(query)
-        parts = [p for word in self.compounds(query, searcher).values() for p in word]
-        parts = [p for p in dict.fromkeys(parts) if p not in terms["de"]]
         should = []
         for name, boost in FIELDS.items():
             for lang in LANGUAGES:
                 for term in dict.fromkeys(terms[lang][:MAX_QUERY_TERMS]):
                     q = t.Query.term_query(self.schema, f"{name}_{lang}", term)
                     should.append((t.Occur.Should, t.Query.boost_query(q, boost)))
-            for term in parts[:MAX_QUERY_TERMS]:
-                q = t.Query.term_query(self.schema, f"{name}_de", term)
-                should.append((t.Occur.Should, t.Query.boost_query(q, boost * PART_BOOST)))
         if not should or n <= 0:
             return []
         clauses = [(t.Occur.Must, t.Query.boolean_query(should))]
@@ -230,62 +198,10 @@ class LexicalIndex:
                 clauses.append(
                     (t.Occur.Must, t.Query.term_set_query(self.schema, field, sorted(allowed)))
                 )
+        self.index.reload()  # another process (the writer) may have committed
+        searcher = self.index.searcher()
         found = searcher.search(t.Query.boolean_query(clauses), n, count=False)
         return [(searcher.doc(addr)["chunk_id"][0], float(score)) for score, addr in found.hits]
-
-    def compounds(self, query: str, searcher: Any) -> dict[str, list[str]]:
-        """word -> the analysed (German) terms of its parts, for the query's words that split
-        into two terms of the index (`MIN_COMPOUND`, `MIN_PART`, `LINKING`); a part that
-        splits again is split too. Among several splits the one whose rarer part is most
-        frequent wins (no part is a fragment that happens to occur once)."""
-        if not self.split_compounds:
-            return {}
-        out = {}
-        for word in dict.fromkeys(self.words.analyze(query)):
-            found = self._split(word, searcher, 2)
-            if found:
-                out[word] = found
-        return out
-
-    def _split(self, word: str, searcher: Any, depth: int) -> list[str]:
-        """The terms of `word`'s best split into indexed parts ([] when there is none)."""
-        if len(word) < MIN_COMPOUND or not word.isalpha() or depth == 0:
-            return []
-        best: tuple[int, int, list[str], str] = (0, 0, [], "")  # rarest, product, terms, tail
-        for cut in range(MIN_PART, len(word) - MIN_PART + 1):
-            head, tail = word[:cut], word[cut:]
-            tail_term = self._indexed(tail, searcher)
-            if not tail_term:
-                continue
-            for link in LINKING:
-                if link and not head.endswith(link):
-                    continue
-                stem = head[: len(head) - len(link)]
-                head_term = self._indexed(stem, searcher) if len(stem) >= MIN_PART else None
-                if head_term:
-                    rarest = min(head_term[1], tail_term[1])
-                    if rarest > best[0]:
-                        product = head_term[1] * tail_term[1]
-                        best = (rarest, product, [head_term[0], tail_term[0]], tail)
-                    break
-        if not best[2]:
-            return []
-        if self.split_rule == "commoner":  # Koehn & Knight: parts commoner than the whole
-            whole = self._indexed(word, searcher)
-            if whole and whole[1] ** 2 >= best[1]:
-                return []
-        if self.split_rule == "unknown" and self._indexed(word, searcher):  # the vault has it
-            return []
-        return [*best[2], *self._split(best[3], searcher, depth - 1)]
-
-    def _indexed(self, part: str, searcher: Any) -> tuple[str, int] | None:
-        """(term, document frequency) of `part` analysed as German when it is one term of
-        the index's German text; None otherwise (a stop word, unknown)."""
-        analysed = self.analyzers["de"].analyze(part)
-        if len(analysed) != 1 or len(analysed[0]) < MIN_PART:  # "umgeb|enden": no "end"
-            return None
-        freq = int(searcher.doc_freq("text_de", analysed[0]))
-        return (analysed[0], freq) if freq else None
 
     def coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
         """chunk_id -> the share of the query's words (stop words left out) that the chunk
