@@ -2,9 +2,15 @@
 several retriever configurations and compare hit@1 / hit@5 / MRR (the test half is never
 looked at here; `mindnet bench quality` reports it).
 
-    python -m mindnet_desktop.bench.fusion DATA_DIR VAULT SET.yaml [SET.yaml ...]
+    python -m mindnet_desktop.bench.fusion [--compare fusion|default]
+        DATA_DIR VAULT SET.yaml [SET.yaml ...]
 
 DATA_DIR holds an index of VAULT built by `mindnet bench quality --workdir` (or an import).
+`fusion` compares the ways of fusing semantic and lexical; `default` ranks with the
+configuration in effect and the two single signals (for comparing indexes built
+differently: chunk sizes, the lexical analysis). How a note's score adds up its chunks
+(`support`: best chunk plus a decayed sum of the next ones) was compared in commit 6e96c39
+and not kept.
 """
 
 from __future__ import annotations
@@ -25,6 +31,15 @@ from mindnet_desktop.resources import ROOT
 DEPTH = 10
 
 
+def single_signals(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
+    """Semantic alone and lexical alone."""
+    only = {t: 0.0 for t in base.weights}
+    return {
+        "semantic only": replace(base, weights={**only, "semantic": 1.0}, lexical_pool=0),
+        "lexical only": replace(base, weights={**only, "lexical": 1.0}, candidate_pool=1),
+    }
+
+
 def variants(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
     """The configurations compared: today's weighted min-max sum, rebalanced weights, and
     reciprocal-rank fusion of the semantic and lexical terms with several k."""
@@ -41,10 +56,13 @@ def variants(base: RetrieverConfig) -> dict[str, RetrieverConfig]:
             out[f"rrf k={k} {sem:.1f}/{lex:.1f} cov {cov}"] = weighted(
                 sem, lex, fusion="rrf", rrf_k=k, **c
             )
-    only = {t: 0.0 for t in base.weights}
-    out["semantic only"] = replace(base, weights={**only, "semantic": 1.0}, lexical_pool=0)
-    out["lexical only"] = replace(base, weights={**only, "lexical": 1.0}, candidate_pool=1)
-    return out
+    return {**out, **single_signals(base)}
+
+
+COMPARISONS = {
+    "fusion": variants,
+    "default": lambda base: {"default": base, **single_signals(base)},
+}
 
 
 class CachedQueries:
@@ -68,11 +86,14 @@ class CachedQueries:
         return np.stack([self.cache[t] for t in texts])
 
 
-def evaluate_configs(mn: Mindnet, questions: list[Any]) -> dict[str, dict[str, float]]:
+def evaluate_configs(
+    mn: Mindnet, questions: list[Any], compare: str = "fusion"
+) -> dict[str, dict[str, float]]:
     results = {}
     mn.embedder = CachedQueries(mn.embedder)  # type: ignore[assignment]
     mn.embedder.embed_query([q.q for q in questions])
-    for name, config in variants(mn.retriever_config).items():
+    base = mn.retriever_config
+    for name, config in COMPARISONS[compare](base).items():
         mn.use_retriever_config(config)
         scores = Scores()
         for q in questions:
@@ -81,17 +102,21 @@ def evaluate_configs(mn: Mindnet, questions: list[Any]) -> dict[str, dict[str, f
             scores.ranks.append(first_gold_rank(ranked, q.gold))
         results[name] = scores.summary()
         print(name, results[name], file=sys.stderr, flush=True)
+    mn.use_retriever_config(base)  # the next comparison starts from the same configuration
     return results
 
 
 def main(argv: list[str]) -> int:
+    compare = "fusion"
+    if argv[:1] == ["--compare"]:
+        compare, argv = argv[1], argv[2:]
     data_dir, vault, *sets = argv
     out: dict[str, Any] = {}
     with Mindnet(Path(vault), Path(data_dir), None, make_embedder(), write=True) as mn:
         for path in sets:
             qa = load_qa_set(Path(path), ROOT)
             dev = [q for q in qa.questions if q.split == "dev"]
-            out[qa.name] = evaluate_configs(mn, dev)
+            out[qa.name] = evaluate_configs(mn, dev, compare)
     print(json.dumps(out, indent=1))
     return 0
 

@@ -85,3 +85,22 @@ def test_bench_quality_reports_a_table_per_embedder(tmp_path: Path, capsys) -> N
     assert "| tiny (2 q) | hash | **hybrid** |" in data["table"]
     assert data["embedding_chunks_per_second"]["hash"] > 0
     assert isinstance(data["ok"], bool)
+
+
+def test_a_comparison_on_dev_leaves_the_configuration_in_effect(
+    tmp_path: Path, vault: Path, open_mindnet
+) -> None:
+    """`bench.fusion` ranks the dev half under several configurations one after the other;
+    the last one (lexical only) must not stay in use, or the next set's comparison (and its
+    "default" row) would start from it."""
+    from mindnet_desktop.bench.fusion import evaluate_configs
+
+    qa = load_qa_set(write_set(tmp_path, QUESTIONS), REPO)
+    mn = open_mindnet(vault)
+    run_import(mn)
+    before = mn.retriever_config
+    dev = [q for q in qa.questions if q.split == "dev"]
+    first = evaluate_configs(mn, dev, "default")
+    assert list(first) == ["default", "semantic only", "lexical only"]
+    assert mn.retriever_config == before
+    assert evaluate_configs(mn, dev, "default") == first
