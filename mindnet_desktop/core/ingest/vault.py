@@ -13,8 +13,8 @@ NOTE_SUFFIXES = (".md", ".ctxt")
 
 def is_note_path(rel: str) -> bool:
     """Markdown and `.ctxt` files outside hidden folders (`.obsidian/`, `.trash/`, ...)."""
-    parts = rel.split("/")
-    return not any(part.startswith(".") for part in parts) and rel.lower().endswith(NOTE_SUFFIXES)
+    # "/." anywhere in "/" + path: some folder or the file itself starts with a dot.
+    return rel.lower().endswith(NOTE_SUFFIXES) and "/." not in f"/{rel}"
 
 
 class VaultUnavailableError(MindnetError, FileNotFoundError):
