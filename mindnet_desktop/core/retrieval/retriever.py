@@ -251,8 +251,9 @@ class HybridRetriever:
         lexical: dict[str, float],
         coverage: dict[str, float],
     ) -> dict[str, float]:
-        """Of each ▼ (with its rated evidence logged), the share that counts for this query:
-        the note's evidence here is that of its best chunk (`feedback.down_share`)."""
+        """Of each ▼ (with its rated evidence logged), the share that counts for this query
+        (`feedback.down_share`): the note's evidence here takes each term's best value over
+        its candidate chunks, so every chunk of the note carries the same feedback term."""
         guarded = {n for n, e in feedback.items() if e.raw < 0 and e.evidence is not None}
         if not guarded:
             return {}
