@@ -68,10 +68,12 @@ class Halves:
     unrelated: list[Question]
 
 
-def halves(qa: QaSet, paraphrases: dict[str, str], split: str | None) -> Halves:
-    """Every other question of `split` (with a paraphrase) is rated, the rest unrelated."""
+def halves(qa: QaSet, paraphrases: dict[str, str], split: str | None, swap: bool = False) -> Halves:
+    """Every other question of `split` (with a paraphrase) is rated, the rest unrelated
+    (`swap`: the other way round, so one half gives two measurements)."""
     asked = [q for q in qa.questions if (split is None or q.split == split) and q.id in paraphrases]
-    return Halves(asked[0::2], asked[1::2])
+    first, second = asked[0::2], asked[1::2]
+    return Halves(second, first) if swap else Halves(first, second)
 
 
 def _rank(mn: Mindnet, query: str, gold: tuple[str, ...], language: str) -> int | None:
@@ -106,13 +108,15 @@ def simulate(
     paraphrases: dict[str, str],
     split: str | None = "test",
     on_step: Callable[[str, int, int], None] | None = None,
+    swap: bool = False,
 ) -> dict[str, Any]:
     """Run the simulated user on `mn` (its ratings are forgotten first: use a data dir of
-    its own) and return the scores before and after."""
+    its own) and return the scores before and after (`swap`: the roles of the two halves
+    of `halves` exchanged)."""
     if mn.query_log.read_feedback():
         mn.query_log.forget()
     mn.feedback.changed()
-    parts = halves(qa, paraphrases, split)
+    parts = halves(qa, paraphrases, split, swap)
     paraphrased = [(paraphrases[q.id], q) for q in parts.rated]
     originals = [(q.q, q) for q in parts.rated]
     unrelated = [(q.q, q) for q in parts.unrelated]
@@ -136,6 +140,7 @@ def simulate(
     drift = after["unrelated"]["mrr"] - before["unrelated"]["mrr"]
     return {
         "split": split or "all",
+        "swapped": swap,
         "rated_questions": len(parts.rated),
         "unrelated_questions": len(parts.unrelated),
         "ratings": counts,

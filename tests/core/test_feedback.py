@@ -13,7 +13,9 @@ from mindnet_desktop.core.retrieval.feedback import (
     FeedbackSettings,
     Rating,
     closeness,
+    down_share,
     effects,
+    evidence,
 )
 from mindnet_desktop.core.store.query_log import QueryLog, UnknownQueryError
 
@@ -124,6 +126,63 @@ def test_a_down_can_ask_for_closer_questions_than_an_up() -> None:
     got = effects(ratings, near, strict)
     assert got["A"].raw > 0 and "B" not in got
     assert effects(ratings, asked, strict)["B"].raw == pytest.approx(-1.0)
+
+
+WEIGHTS = {"semantic": 0.6, "lexical": 0.4, "coverage": 0.3, "name": 5.0}
+
+
+def test_evidence_blends_semantic_lexical_and_coverage_by_their_weights() -> None:
+    """Only the three terms that say how well the note fits the question count (not the
+    name, type or feedback terms), each by its weight."""
+    raws = {"semantic": 1.0, "lexical": 0.5, "coverage": 0.0, "name": 1.0, "feedback": -1.0}
+    assert evidence(raws, WEIGHTS) == pytest.approx((0.6 + 0.2) / 1.3)
+    assert evidence({"semantic": 0.5}, {"semantic": 0.0, "lexical": 0.0}) == 0.0
+
+
+def test_a_down_counts_less_where_the_note_fits_the_new_question_better() -> None:
+    """A ▼ counts fully while the note's evidence for the new question is no stronger than
+    for the rated one, less as it is stronger, and not at all from `margin` on; without the
+    rated evidence (an old log) or without a margin it counts fully."""
+    rated = {"semantic": 0.5, "lexical": 0.5, "coverage": 0.5}
+    weaker = {"semantic": 0.4, "lexical": 0.5, "coverage": 0.5}
+    better = {"semantic": 0.6, "lexical": 0.6, "coverage": 0.6}  # evidence +0.1
+    best = {"semantic": 1.0, "lexical": 1.0, "coverage": 1.0}
+    assert down_share(rated, weaker, WEIGHTS, 0.2) == 1.0
+    assert down_share(rated, rated, WEIGHTS, 0.2) == 1.0
+    assert down_share(rated, better, WEIGHTS, 0.2) == pytest.approx(0.5)
+    assert down_share(rated, best, WEIGHTS, 0.2) == 0.0
+    assert down_share(None, best, WEIGHTS, 0.2) == 1.0
+    assert down_share(rated, best, WEIGHTS, None) == 1.0
+
+
+def test_a_downs_effect_carries_its_rated_evidence_and_an_ups_does_not() -> None:
+    """The retriever can guard a ▼ only if the effect hands on what the note's evidence was
+    for the rated question; a ▲ is never guarded."""
+    asked, raws = unit(1, 0, 0), {"semantic": 0.9, "lexical": 0.2, "coverage": 0.1}
+    down = Rating("q1", "first", "A", -1.0, 0.0, 1.0, asked, raws)
+    up = Rating("q1", "first", "B", 1.0, 0.0, 1.0, asked, raws)
+    got = effects([down, up], asked, SETTINGS)
+    assert got["A"].evidence == raws and got["B"].evidence is None
+
+
+def test_standing_ratings_carry_the_rated_sources_logged_terms(tmp_path: Path) -> None:
+    """The rated source's raw terms come from the query log (so ratings given before this
+    version are guarded too); a hit logged without a breakdown gives none."""
+    log = QueryLog(tmp_path)
+    breakdown = [
+        {"term": "semantic", "raw": 0.8, "weight": 0.6, "contribution": 0.48},
+        {"term": "lexical", "raw": 0.25, "weight": 0.4, "contribution": 0.1},
+    ]
+    hits = [
+        {"node_id": "A#1", "note_id": "A", "score_breakdown": breakdown},
+        {"node_id": "B#2", "note_id": "B"},
+    ]
+    log.log_query({"query_id": "q1", "query": "first", "hits": hits})
+    log.feedback("q1", "A#1", "down")
+    log.feedback("q1", "B#2", "down")
+    standing = {e["note_id"]: e for e in log.standing()}
+    assert standing["A"]["raws"] == {"semantic": 0.8, "lexical": 0.25}
+    assert "raws" not in standing["B"]
 
 
 def test_a_rating_counts_less_once_its_note_was_rewritten(vault, open_mindnet) -> None:

@@ -1,16 +1,19 @@
 """Thumbs that teach, end to end with the real default embedder (the feedback term depends
 on how alike two questions are, so meaning matters): a ▼ moves a note down for a paraphrase
 and not for an unrelated question, a later ▲ restores it, forgetting removes the effect; and
-the CLI's `feedback --list / --forget`."""
+a ▼ does not bury a note for a neighbouring question it answers; the CLI's `feedback --list /
+--forget`."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.models.embedders import UseEmbedder
+from mindnet_desktop.core.retrieval.explain import text
 from mindnet_desktop.core.service.feedback import record_feedback
 from mindnet_desktop.core.service.search import hybrid_search
 from tests.conftest import run_import
@@ -20,6 +23,10 @@ pytestmark = pytest.mark.e2e
 ASKED = "Why did we pick a local database?"
 PARAPHRASE = "What was the reason for choosing a database that runs locally?"
 UNRELATED = "Wie behebe ich einen Papierstau im Drucker?"
+WHY = "Why did we decide for Qdrant instead of Chroma?"
+WHY_AGAIN = "What made us choose Qdrant over Chroma?"
+SETUP = "How do I set up the benchmark comparing Qdrant and Chroma?"
+TASK = "Tasks/Benchmark Qdrant vs Chroma"
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +74,43 @@ def test_a_down_moves_the_note_for_a_paraphrase_not_for_an_unrelated_question(mn
     mn.query_log.forget(query_id)  # both ratings were for that query
     mn.feedback.changed()
     assert ranked(mn, PARAPHRASE) == before
+
+
+def feedback_term(mn, query: str, note_id: str, language: str = "en"):
+    hits = hybrid_search(mn, query, k=10, log=False, per_note=True, language=language).hits
+    hit = next(h for h in hits if h.note_id == note_id)
+    return next(t for t in hit.score_breakdown if t["term"] == "feedback"), hit
+
+
+def test_a_down_does_not_bury_a_note_that_answers_a_neighbouring_question(mn) -> None:
+    """The user rates the benchmark task ▼ for why Qdrant was chosen (the decision note
+    answers that). Setting up the benchmark is a neighbouring question (its cosine to the
+    rated one is above the threshold) that the task answers, with much stronger evidence than
+    it had for the rated question: the ▼ counts less there and the task stays first, where
+    without the guard it falls. For a paraphrase of the rated question the ▼ still moves it
+    down. The reason says that the ▼ counts less, in English and German."""
+    config = mn.retriever_config
+    assert config.feedback_down_margin is not None  # the bundled config guards a ▼
+    before_setup, before_again = ranked(mn, SETUP), ranked(mn, WHY_AGAIN)
+    assert before_setup[0] == TASK and TASK in before_again[:3]
+    rate(mn, WHY, TASK, "down")
+
+    assert ranked(mn, SETUP)[0] == TASK
+    guarded, hit = feedback_term(mn, SETUP, TASK)
+    assert hit.score == sum(t["contribution"] for t in hit.score_breakdown)
+    paraphrase, _ = feedback_term(mn, WHY_AGAIN, TASK)
+    assert paraphrase["raw"] < guarded["raw"] <= 0.0
+    assert ranked(mn, WHY_AGAIN).index(TASK) > before_again.index(TASK)
+    key = "feedback_down_less" if guarded["raw"] < 0 else "feedback_down_void"
+    assert text(key, "en", query=WHY) in hit.reasons, hit.reasons
+    _, hit_de = feedback_term(mn, SETUP, TASK, "de")
+    assert text(key, "de", query=WHY) in hit_de.reasons, hit_de.reasons
+
+    mn.use_retriever_config(replace(config, feedback_down_margin=None))  # no guard
+    unguarded, hit = feedback_term(mn, SETUP, TASK)
+    assert unguarded["raw"] < guarded["raw"]
+    assert ranked(mn, SETUP)[0] != TASK
+    assert text("feedback_down", "en", query=WHY) in hit.reasons, hit.reasons
 
 
 def test_an_up_brings_a_note_forward_for_a_paraphrase(mn) -> None:

@@ -104,3 +104,20 @@ def test_a_comparison_on_dev_leaves_the_configuration_in_effect(
     assert list(first) == ["default", "semantic only", "lexical only"]
     assert mn.retriever_config == before
     assert evaluate_configs(mn, dev, "default") == first
+
+
+def test_the_simulated_user_can_swap_which_half_is_rated() -> None:
+    """`bench feedback --swap-roles` rates the questions that are otherwise the unrelated
+    ones (and the other way round), on the same half, so one half measures twice."""
+    from mindnet_desktop.bench.feedback import halves
+    from mindnet_desktop.bench.quality import QaSet, Question
+
+    questions = tuple(
+        Question(f"q{i}", f"question {i}", "en", "fact", ("A.md",), split)
+        for i, split in enumerate(["dev", "test", "dev", "dev", "test", "dev"])
+    )
+    qa = QaSet("tiny", REPO, questions)
+    paraphrases = {q.id: f"reworded {q.id}" for q in questions if q.id != "q5"}
+    plain, swapped = halves(qa, paraphrases, "dev"), halves(qa, paraphrases, "dev", swap=True)
+    assert [q.id for q in plain.rated] == ["q0", "q3"] and [q.id for q in plain.unrelated] == ["q2"]
+    assert swapped.rated == plain.unrelated and swapped.unrelated == plain.rated

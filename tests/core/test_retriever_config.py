@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.config.retriever import load_retriever_config
+from mindnet_desktop.core.config.retriever import FEEDBACK_DOWN_MARGIN, load_retriever_config
 from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 
 
@@ -34,6 +34,20 @@ def test_bundled_retriever_config() -> None:
     assert config.k <= config.candidate_pool
 
 
+def test_the_down_guard_is_on_by_default_and_can_be_switched_off(tmp_path: Path) -> None:
+    """An override written before the ▼ guard existed gets the bundled margin; `null` turns
+    the guard off (a ▼ then counts fully whatever the note's evidence)."""
+    text = (bundled_config_dir() / "retriever.yaml").read_text(encoding="utf-8")
+    assert load_retriever_config().feedback_down_margin == FEEDBACK_DOWN_MARGIN
+    older = text.replace("  down_margin: 0.2\n", "")
+    assert older != text
+    (tmp_path / "retriever.yaml").write_text(older, encoding="utf-8")
+    assert load_retriever_config(tmp_path).feedback_down_margin == FEEDBACK_DOWN_MARGIN
+    off = text.replace("  down_margin: 0.2\n", "  down_margin: null\n")
+    (tmp_path / "retriever.yaml").write_text(off, encoding="utf-8")
+    assert load_retriever_config(tmp_path).feedback_down_margin is None
+
+
 def test_an_override_from_before_the_lexical_term_loads_with_it_off(tmp_path: Path) -> None:
     text = (bundled_config_dir() / "retriever.yaml").read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if not line.startswith("  lexical:")]
@@ -49,6 +63,7 @@ def test_an_override_from_before_the_lexical_term_loads_with_it_off(tmp_path: Pa
         ("  rule: 0.8", "  rules: 0.8", "provenance_weights.rules", "one of explicit"),
         ("k: 10 ", "k: 100 ", "k", "at most candidate_pool"),
         ("candidate_pool: 50", "candidate_pool: 0", "candidate_pool", "an integer >= 1"),
+        ("down_margin: 0.2", "down_margin: 2", "feedback.down_margin", "a number between"),
     ],
 )
 def test_bad_retriever_yaml_names_file_key_and_expectation(

@@ -34,6 +34,9 @@ OPTIONAL_TERMS = {"lexical": 0.0, "name": 0.0, "coverage": 0.0, "feedback": FEED
 # A rating counts for a question whose cosine to the rated one exceeds the threshold (per
 # embedder, as models spread cosines differently; others: "default").
 FEEDBACK_THRESHOLD = {"default": 0.8}
+# A ▼ stops counting where the note's evidence for the new question exceeds its evidence for
+# the rated one by this much (absent from an older override file: this; `null`: no guard).
+FEEDBACK_DOWN_MARGIN = 0.2
 PROVENANCES = ("explicit", "rule", "structure", "user")
 FUSIONS = ("minmax", "rrf")
 
@@ -56,6 +59,9 @@ class RetrieverConfig:
     feedback_threshold: dict[str, float] = field(default_factory=lambda: dict(FEEDBACK_THRESHOLD))
     feedback_down_threshold: dict[str, float] = field(default_factory=dict)  # none: threshold
     feedback_half_life_days: float = 180.0
+    # A ▼ counts less where the note's evidence for the new question exceeds its evidence
+    # for the rated one, and not at all from this margin on (None: no guard).
+    feedback_down_margin: float | None = FEEDBACK_DOWN_MARGIN
 
     def edge_weight(self, kind: str) -> float:
         return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
@@ -115,6 +121,8 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
     }
     downs = _numbers(path, "feedback.down_threshold", feedback.get("down_threshold", {}), 0.0, 1.0)
     half_life = number(path, "feedback.half_life_days", feedback.get("half_life_days", 180), 1, 1e5)
+    margin = feedback.get("down_margin", FEEDBACK_DOWN_MARGIN)
+    margin = None if margin is None else number(path, "feedback.down_margin", margin, 0.01, 1.0)
     if k > pool:
         raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
     return RetrieverConfig(
@@ -133,6 +141,7 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
         feedback_threshold=thresholds,
         feedback_down_threshold=downs,
         feedback_half_life_days=half_life,
+        feedback_down_margin=margin,
     )
 
 

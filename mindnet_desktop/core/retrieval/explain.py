@@ -38,6 +38,18 @@ TEXTS = {
         "Du hast diese Notiz bei einer ähnlichen Frage als nicht hilfreich bewertet („{query}“)",
         "You rated this note down for a similar question (“{query}”)",
     ),
+    "feedback_down_less": (
+        "Du hast diese Notiz bei einer ähnlichen Frage als nicht hilfreich bewertet („{query}“);"
+        " das zählt hier weniger, weil sie zu dieser Frage besser passt",
+        "You rated this note down for a similar question (“{query}”); it counts less here, as"
+        " the note matches this question better",
+    ),
+    "feedback_down_void": (
+        "Du hast diese Notiz bei einer ähnlichen Frage als nicht hilfreich bewertet („{query}“);"
+        " das zählt hier nicht, weil sie zu dieser Frage deutlich besser passt",
+        "You rated this note down for a similar question (“{query}”); it does not count here,"
+        " as the note matches this question much better",
+    ),
     "injected": (
         "Eingefügt durch Strategie {intent} (Typ {type})",
         "Injected by the {intent} strategy (type {type})",

@@ -8,16 +8,24 @@ one question is often right for a neighbouring one. Of a note's ratings the clos
 among ratings about as close (`TIE`), the latest, so a later ▲ on the same question replaces
 an earlier ▼. It fades with age (half-life) and with how much of the note changed since
 (`kept`).
+
+A ▼ says the note was not the answer to the rated question although search put it there. A
+neighbouring question may be just the one the note answers: where the note's own evidence
+for the new question (its semantic, lexical and coverage terms, blended by their weights) is
+stronger than it was for the rated question, the ▼ counts less, and not at all once it is
+stronger by `down_margin` (`down_share`). A ▲ is left as it is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 TIE = 0.02  # ratings whose questions are this close in closeness count as the same question
 MIN_KEPT = 0.25  # a rating of a note rewritten since still counts this much
+EVIDENCE_TERMS = ("semantic", "lexical", "coverage")  # a note's own evidence for a question
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,8 @@ class Rating:
     age_days: float
     kept: float  # share of the note's text (chunks) unchanged since the rating, 0..1
     vector: np.ndarray  # the question's vector (same embedder as the index)
+    # the rated source's raw evidence terms for its question (None: not logged)
+    evidence: Mapping[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,8 @@ class Effect:
     raw: float
     query: str  # the rated question
     query_id: str
+    # a ▼'s: the note's raw evidence terms for the rated question (None: no guard)
+    evidence: Mapping[str, float] | None = None
 
 
 def closeness(similarity: np.ndarray, threshold: float) -> np.ndarray:
@@ -86,5 +98,31 @@ def effects(
         fade = 0.5 ** (max(rating.age_days, 0.0) / settings.half_life_days)
         kept = MIN_KEPT + (1.0 - MIN_KEPT) * min(max(rating.kept, 0.0), 1.0)
         raw = round(rating.sign * close * fade * kept, 6)
-        out[note_id] = Effect(raw, rating.query, rating.query_id)
+        evidence = rating.evidence if rating.sign < 0 else None
+        out[note_id] = Effect(raw, rating.query, rating.query_id, evidence)
     return out
+
+
+def evidence(raws: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """A note's own evidence for a question, 0..1: its semantic, lexical and coverage raw
+    values blended by the terms' weights (terms missing from `raws` count 0)."""
+    total = sum(weights.get(t, 0.0) for t in EVIDENCE_TERMS)
+    if total <= 0:
+        return 0.0
+    return sum(weights.get(t, 0.0) * raws.get(t, 0.0) for t in EVIDENCE_TERMS) / total
+
+
+def down_share(
+    rated: Mapping[str, float] | None,
+    now: Mapping[str, float],
+    weights: Mapping[str, float],
+    margin: float | None,
+) -> float:
+    """How much of a ▼ counts for a note whose evidence for the new question is `now`
+    (raw terms) and was `rated` for the rated question: 1 while the note fits the new
+    question no better, falling linearly to 0 where it fits it better by `margin` or more.
+    1 when the rated evidence is unknown or the guard is off (`margin` None)."""
+    if rated is None or margin is None:
+        return 1.0
+    gain = evidence(now, weights) - evidence(rated, weights)
+    return float(np.clip(1.0 - gain / max(margin, 1e-6), 0.0, 1.0))

@@ -30,7 +30,7 @@ from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.retrieval.explain import semantic_reason, text
-from mindnet_desktop.core.retrieval.feedback import Effect
+from mindnet_desktop.core.retrieval.feedback import EVIDENCE_TERMS, Effect, down_share
 from mindnet_desktop.core.retrieval.rag import Hit, make_hit
 from mindnet_desktop.core.retrieval.scoring import (
     Candidates,
@@ -220,10 +220,12 @@ class HybridRetriever:
         note_of = {cid: row.note_id for cid, row in rows.items()}
         relevance = self.relevance(semantic, lexical, note_of)
         graph = self.graph_terms(set(note_of.values()), relevance)
+        shares = self.down_shares(feedback, note_of, semantic, lexical, found.coverage)
         raws = {}
         for cid, row in rows.items():
             note = note_of[cid]
             own = relevance[note]
+            effect = feedback[note].raw * shares.get(note, 1.0) if note in feedback else 0.0
             raws[cid] = {
                 "semantic": semantic[cid],
                 "lexical": lexical[cid],
@@ -237,9 +239,36 @@ class HybridRetriever:
                 "type": float(row.retriever_weight),
                 "status": self.config.status_multiplier(row.status),
                 "coverage": found.coverage.get(cid, 0.0),
-                "feedback": feedback[note].raw if note in feedback else 0.0,
+                "feedback": effect,
             }
-        return Terms(raws, note_of, relevance, graph, dict(feedback))
+        return Terms(raws, note_of, relevance, graph, dict(feedback), shares)
+
+    def down_shares(
+        self,
+        feedback: Mapping[str, Effect],
+        note_of: dict[str, str],
+        semantic: dict[str, float],
+        lexical: dict[str, float],
+        coverage: dict[str, float],
+    ) -> dict[str, float]:
+        """Of each ▼ (with its rated evidence logged), the share that counts for this query
+        (`feedback.down_share`): the note's evidence here takes each term's best value over
+        its candidate chunks, so every chunk of the note carries the same feedback term."""
+        guarded = {n for n, e in feedback.items() if e.raw < 0 and e.evidence is not None}
+        if not guarded:
+            return {}
+        best: dict[str, dict[str, float]] = {}
+        for cid, note in note_of.items():
+            if note in guarded:
+                own = best.setdefault(note, dict.fromkeys(EVIDENCE_TERMS, 0.0))
+                for term, value in (
+                    ("semantic", semantic[cid]),
+                    ("lexical", lexical[cid]),
+                    ("coverage", coverage.get(cid, 0.0)),
+                ):
+                    own[term] = max(own[term], value)
+        margin, weights = self.config.feedback_down_margin, self.config.weights
+        return {n: down_share(feedback[n].evidence, best[n], weights, margin) for n in best}
 
     def graph_terms(self, notes: set[str], relevance: dict[str, float]) -> GraphTerms:
         """Edges among the candidate notes: the weighted incoming sum per note (each edge in
@@ -287,9 +316,13 @@ class HybridRetriever:
             hit.reasons.insert(1, text("named", language))
         if raws["coverage"] >= 1.0:
             hit.reasons.insert(1, text("coverage", language))
-        if raws["feedback"] != 0.0:
-            key = "feedback_up" if raws["feedback"] > 0 else "feedback_down"
-            hit.reasons.insert(1, text(key, language, query=terms.feedback[note].query))
+        effect = terms.feedback.get(note)
+        if effect is not None and effect.raw != 0.0:
+            share = terms.down_share.get(note, 1.0)
+            key = "feedback_up" if effect.raw > 0 else "feedback_down"
+            if effect.raw < 0 and share < 1.0:
+                key = "feedback_down_less" if share > 0.0 else "feedback_down_void"
+            hit.reasons.insert(1, text(key, language, query=effect.query))
         return hit
 
     def relevance(

@@ -82,6 +82,8 @@ class Terms:
     relevance: dict[str, float]
     graph: GraphTerms
     feedback: dict[str, Effect] = field(default_factory=dict)  # the ratings' effect per note
+    # of a note's ▼, the share that counts for this question (`feedback.down_share`)
+    down_share: dict[str, float] = field(default_factory=dict)
 
 
 def score(

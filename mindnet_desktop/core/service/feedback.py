@@ -128,6 +128,7 @@ class FeedbackIndex:
                 age_days=_age_days(e.get("time", ""), now),
                 kept=self._kept_share(e["note_id"], e.get("chunks")),
                 vector=vectors[e["query"]],
+                evidence=e.get("raws"),
             )
             for e in standing
         ]

@@ -20,6 +20,15 @@ class UnknownQueryError(MindnetError, LookupError):
     """A feedback names a query (or a source of it) that the log does not hold."""
 
 
+def _raws(hit: dict[str, Any]) -> dict[str, float]:
+    """A logged hit's raw term values (empty when its breakdown is missing or damaged)."""
+    out = {}
+    for term in hit.get("score_breakdown") or []:
+        if isinstance(term, dict) and isinstance(term.get("raw"), (int, float)):
+            out[str(term.get("term"))] = float(term["raw"])
+    return out
+
+
 class QueryLog:
     def __init__(self, data_dir: Path) -> None:
         self.queries = data_dir / "queries.jsonl"
@@ -103,7 +112,8 @@ class QueryLog:
 
     def standing(self) -> list[dict[str, Any]]:
         """The ratings that stand, oldest first: the last line for each (query_id, node_id)
-        unless it is `clear`, each with the question (`query`) it was given for."""
+        unless it is `clear`, each with the question (`query`) it was given for and, for a
+        source, the raw values its terms had in that query's ranking (`raws`, when logged)."""
         last: dict[tuple[str, str], dict[str, Any]] = {}
         for entry in self.read_feedback():
             key = (str(entry.get("query_id")), str(entry.get("node_id")))
@@ -112,16 +122,19 @@ class QueryLog:
         wanted = {q for q, _ in last}
         questions: dict[str, str] = {}
         notes: dict[tuple[str, str], str] = {}  # of ratings logged before they named the note
+        raws: dict[tuple[str, str], dict[str, float]] = {}
         for q in self.read_queries():
             if q.get("query_id") in wanted:
                 questions[q["query_id"]] = q.get("query", "")
                 for hit in q.get("hits", []):
                     key = (q["query_id"], str(hit.get("node_id")))
                     notes[key] = str(hit.get("note_id") or hit.get("node_id"))
+                    raws[key] = _raws(hit)
         return [
             {
                 **entry,
                 "query": questions.get(entry["query_id"], ""),
+                **({"raws": raws[key]} if raws.get(key) else {}),
                 **(
                     {"note_id": notes.get(key, key[1].split("#")[0])}
                     if key[1] != "answer" and "note_id" not in entry
