@@ -20,11 +20,9 @@ import pytest
 from mindnet_desktop.core.ingest.note_edit import EDIT_JOURNAL, clean_interrupted_edit
 from mindnet_desktop.core.models.embedders import HashEmbedder
 from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.ui.indexing import WATCHING
-from mindnet_desktop.ui.main_window import VaultLocation
 from tests.conftest import run_import
 from tests.reliability.support import REPO, cli_env, make_vault, snapshot
-from tests.reliability.test_app_storm import LONG, app_view, on_core
+from tests.reliability.test_app_storm import app_view, on_core, open_app
 
 CHILD = Path(__file__).with_name("app_crash_child.py")
 NOTES = 12
@@ -74,13 +72,7 @@ def test_kill_9_of_the_app_while_it_creates_an_edge(qtbot, make_window, tmp_path
     assert all(name.startswith(".Note 0.md.") and name.endswith(".tmp") for name in left), left
 
     # The next start of the app on the same data dir.
-    window = make_window(location=VaultLocation(data_dir=data))
-    window.show()
-    window.open_vault(vault)
-    qtbot.waitUntil(
-        lambda: window.indexer is not None and window.indexer.state == WATCHING, timeout=LONG
-    )
-    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes == NOTES)
+    window = open_app(qtbot, make_window, vault, data, NOTES)
     assert window.last_error == ""
     summary = window.indexer.last_summary
     assert summary is not None and summary.errors == []

@@ -51,6 +51,19 @@ def app_view(mn: Mindnet) -> dict[str, Any]:
     return {**snapshot_of(mn), "graph": sorted(e.id for e in mn.edges())}
 
 
+def open_app(qtbot: Any, make_window: Any, vault: Path, data: Path, notes: int) -> Any:
+    """The app's window on `vault` with the index in `data`, once it watches and counts
+    `notes`."""
+    window = make_window(location=VaultLocation(data_dir=data))
+    window.show()
+    window.open_vault(vault)
+    qtbot.waitUntil(
+        lambda: window.indexer is not None and window.indexer.state == WATCHING, timeout=LONG
+    )
+    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes == notes)
+    return window
+
+
 def on_core(qtbot, window, fn: Any) -> Any:
     """Run `fn(mindnet)` on the window's service thread (as the app does) and return it."""
     job = window.host.submit(lambda mn, job: fn(mn))
@@ -86,13 +99,7 @@ def run_app_storm(
     for i in range(initial):
         folder = "Mappe" if i < folder_notes else f"Ordner {i % 4}"
         write(vault / folder / f"Note {i}.md", note_text(i, total, paragraphs=1))
-    window = make_window(location=VaultLocation(data_dir=data))
-    window.show()
-    window.open_vault(vault)
-    qtbot.waitUntil(
-        lambda: window.indexer is not None and window.indexer.state == WATCHING, timeout=LONG
-    )
-    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes == initial)
+    window = open_app(qtbot, make_window, vault, data, initial)
     imports: list[Any] = []
     failures: list[str] = []
     began: list[bool] = []  # per import begun: whether the storm still went on
