@@ -58,7 +58,9 @@ class LlamaChat:
         self.threads = threads or max(1, os.cpu_count() or 1)
         self._llama: Any = None
         self._lock = threading.Lock()  # loading and closing
-        self._busy = threading.RLock()  # one generation at a time (a primer, an answer)
+        # One generation at a time (a primer, an answer); a Lock, not an RLock: a stream
+        # closed by another thread than the one that began it must still release it.
+        self._busy = threading.Lock()
         self.path: Path | None = None
 
     @property
@@ -175,8 +177,7 @@ class LlamaChat:
         self.warm_up()
         if self._llama.cache is None:
             return
-        with self._busy:
-            self.complete([{"role": "system", "content": system_prefix}], max_tokens=1)
+        self.complete([{"role": "system", "content": system_prefix}], max_tokens=1)
 
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
         """A short, non-streamed answer (used to classify intents)."""
