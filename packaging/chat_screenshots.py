@@ -16,18 +16,16 @@ the run (model loaded, sources shown, first token, done) are printed for the cap
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from screenshot import example_app, open_and_import, wait  # noqa: E402
+from screenshot import example_app, open_and_import, scratch, wait  # noqa: E402
 
 QUESTION = "Wie behebe ich einen Papierstau im LaserJet 500?"  # FACT: nothing injected
 FOCUS = "Produkte/LaserJet 500"  # the note the graph view centres on
@@ -60,13 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="en", choices=("en", "de"))
     parser.add_argument("--timeout", type=float, default=1200.0)
     args = parser.parse_args(argv)
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    work = Path(tempfile.mkdtemp(prefix="mindnet-chat-shots-"))
-    os.environ["MINDNET_DATA_DIR"] = str(work / "data")
-    try:
+    with scratch("mindnet-chat-shots-") as work:
         return shoot(args, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def shoot(args: argparse.Namespace, work: Path) -> int:

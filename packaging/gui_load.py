@@ -16,15 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from screenshot import scratch  # noqa: E402
+
+from mindnet_desktop.bench.machine import rss_bytes  # noqa: E402
 
 QUESTIONS = (
     "Welche Notiz beschreibt das Projekt?",
@@ -52,11 +54,7 @@ def wait(app: object, condition: object, seconds: float) -> bool:
 
 
 def rss_mb() -> float:
-    with open(f"/proc/{os.getpid()}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    return rss_bytes()[0] / 2**20
 
 
 class Ticks:
@@ -97,13 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=3600.0)
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    work = Path(tempfile.mkdtemp(prefix="mindnet-gui-load-"))
-    os.environ["MINDNET_DATA_DIR"] = str(work / "data")
-    try:
+    with scratch("mindnet-gui-load-") as work:
         result = measure(args, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(result, indent=1))
     return 0
 

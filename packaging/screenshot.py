@@ -16,12 +16,27 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 QUESTION = "Welche Datenbank nutzt KI-Projekt Alpha?"
 FOCUS = "KI-Projekt Alpha"
+
+
+@contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A temporary folder for one run, with the index inside it (`MINDNET_DATA_DIR`) and
+    Chroma's telemetry off; removed at the end."""
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ["MINDNET_DATA_DIR"] = str(work / "data")
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def wait(app: object, condition: object, seconds: float) -> bool:
@@ -132,13 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0)
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    work = Path(tempfile.mkdtemp(prefix="mindnet-shot-"))
-    os.environ["MINDNET_DATA_DIR"] = str(work / "data")
-    try:
+    with scratch("mindnet-shot-") as work:
         return shoot(args, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def shoot(args: argparse.Namespace, work: Path) -> int:
