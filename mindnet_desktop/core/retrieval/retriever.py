@@ -257,16 +257,13 @@ class HybridRetriever:
         guarded = {n for n, e in feedback.items() if e.raw < 0 and e.evidence is not None}
         if not guarded:
             return {}
+        raws = {"semantic": semantic, "lexical": lexical, "coverage": coverage}
         best: dict[str, dict[str, float]] = {}
         for cid, note in note_of.items():
             if note in guarded:
                 own = best.setdefault(note, dict.fromkeys(EVIDENCE_TERMS, 0.0))
-                for term, value in (
-                    ("semantic", semantic[cid]),
-                    ("lexical", lexical[cid]),
-                    ("coverage", coverage.get(cid, 0.0)),
-                ):
-                    own[term] = max(own[term], value)
+                for term in EVIDENCE_TERMS:
+                    own[term] = max(own[term], raws[term].get(cid, 0.0))
         margin, weights = self.config.feedback_down_margin, self.config.weights
         return {n: down_share(feedback[n].evidence, best[n], weights, margin) for n in best}
 
