@@ -324,20 +324,17 @@ class Mindnet:
         if not self._snapshots_stale:
             return False
         self._snapshots_stale = False
-        self._save_snapshots()
+        records_signature, graph_signature = self._signatures()
+        if self._records is None or len(self._records) != self.store.counts()["notes"]:
+            self._records, self._graph = None, None  # out of step: load anew when asked
+            return True
+        self.snapshots.save_records(self._records, records_signature)
+        if self._graph is not None:
+            self.snapshots.save_graph(self._graph, graph_signature)
         return True
 
     def _signatures(self) -> tuple[str | None, str | None]:
         return self.snapshots.signatures()
-
-    def _save_snapshots(self) -> None:
-        records_signature, graph_signature = self._signatures()
-        if self._records is None or len(self._records) != self.store.counts()["notes"]:
-            self._records, self._graph = None, None  # out of step: load anew when asked
-            return
-        self.snapshots.save_records(self._records, records_signature)
-        if self._graph is not None:
-            self.snapshots.save_graph(self._graph, graph_signature)
 
     def set_retriever_weights(self, weights: dict[str, float]) -> Path:
         """Write the hybrid score's term weights into the vault's config dir
