@@ -25,6 +25,7 @@ SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 WORD = re.compile(r"\w{4,}")
 MIN_SENTENCE_WORDS = 3
 MIN_OVERLAP = 0.5  # share of a sentence's words that must come from one source
+MIN_SOURCE_TOKENS = 48  # a source cut shorter than this is left out
 
 
 class Citer:
@@ -80,6 +81,9 @@ class Prompts:
     min_similarity: dict[str, float] = field(default_factory=dict)
     # Sources an answer reads when the caller gives no k (None: the retriever's k).
     sources: int | None = None
+    # Tokens of the sources' text the model reads (excerpts of the sentences that bear on
+    # the question; None: whole sources, as many as the context holds).
+    context_tokens: int | None = None
 
 
 def load_prompts(config_dir: Path | None = None) -> Prompts:
@@ -100,9 +104,14 @@ def load_prompts(config_dir: Path | None = None) -> Prompts:
     sources = data.get("sources")
     if sources is not None and (not isinstance(sources, int) or sources < 1):
         raise ConfigError(path, "sources", "a positive number of sources", sources)
+    budget = data.get("context_tokens")
+    if budget is not None and (not isinstance(budget, int) or budget < MIN_SOURCE_TOKENS):
+        raise ConfigError(
+            path, "context_tokens", f"a number of tokens of at least {MIN_SOURCE_TOKENS}", budget
+        )
     strategies = {k: str(v).strip() for k, v in raw.items()}
     cuts = {str(k): float(v) for k, v in cut.items()}
-    return Prompts(classify.strip(), strategies, cuts, sources)
+    return Prompts(classify.strip(), strategies, cuts, sources, budget)
 
 
 @dataclass
@@ -141,13 +150,12 @@ class AskResult:
         }
 
 
-def source_block(n: int, hit: ScoredHit) -> str:
+def source_block(n: int, hit: ScoredHit, text: str | None = None) -> str:
+    """Source `n` as the model reads it: its title, type and headings, then `text` (an
+    excerpt) or the hit's whole text."""
     where = " > ".join(hit.heading_path[1:]) if len(hit.heading_path) > 1 else ""
     head = f"[{n}] {hit.title} (type {hit.type}{', ' + where if where else ''})"
-    return f"{head}\n{hit.text.strip()}"
-
-
-MIN_SOURCE_TOKENS = 48
+    return f"{head}\n{(hit.text if text is None else text).strip()}"
 
 
 def _cut_to_fit(llm: LlamaChat, block: str, room: int) -> str:
@@ -172,11 +180,14 @@ def pack_messages(
     hits: list[ScoredHit],
     question: str,
     history: list[dict[str, str]],
+    texts: list[str] | None = None,
 ) -> tuple[list[dict[str, str]], list[ScoredHit]]:
     """Messages that fit the model's context: best sources first, never overflowing.
 
     Recent history is kept while it fits; sources are added in rank order (injected notes
     after the facts) until the budget is spent; the first one that does not fit whole is cut.
+    `texts` (one per hit) are what the model reads of each source instead of its whole text
+    (excerpts); a hit whose text is empty is left out.
     """
     budget = llm.prompt_budget
     question_msg = {"role": "user", "content": question}
@@ -192,8 +203,10 @@ def pack_messages(
         fixed += cost
     used: list[ScoredHit] = []
     blocks: list[str] = []
-    for hit in hits:
-        block = source_block(len(used) + 1, hit)
+    for i, hit in enumerate(hits):
+        if texts is not None and not texts[i].strip():
+            continue
+        block = source_block(len(used) + 1, hit, texts[i] if texts is not None else None)
         cost = llm.count_tokens(block) + 4
         if fixed + cost > budget:
             # The best source that does not fit whole is cut to the room left; then stop.

