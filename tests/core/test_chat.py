@@ -169,6 +169,26 @@ def test_sentences_drawn_from_one_source_get_its_citation_in_the_stream():
     assert citer.added == 2
 
 
+def test_a_citation_the_model_writes_after_the_full_stop_is_not_doubled():
+    """Models often cite after the full stop ("… ms. [1]"); the citer must not add its own
+    in front of it, whether the citation comes in the same piece or in a later one."""
+    from mindnet_desktop.core.chat.answer import Citer
+
+    source = [_Source("Die Suche über rund 1.200 Chunks dauert unter 50 ms")]
+    for pieces in (
+        ["Die Suche über 1.200 Chunks dauert unter 50 ms.", " [1]"],
+        ["Die Suche über 1.200 Chunks dauert unter 50 ms.", " ", "[", "1", "]"],
+    ):
+        citer = Citer(source)
+        out = "".join(citer.feed(p) for p in pieces) + citer.flush()
+        assert out == "Die Suche über 1.200 Chunks dauert unter 50 ms. [1]"
+        assert citer.added == 0
+    citer = Citer(source)
+    pieces = ["Die Suche über 1.200 Chunks dauert unter 50 ms.", " ", "Gut", "."]
+    out = "".join(citer.feed(p) for p in pieces) + citer.flush()
+    assert out == "Die Suche über 1.200 Chunks dauert unter 50 ms. [1] Gut."
+
+
 def test_cli_ask_prints_the_sources_before_the_answer(vault, capsys) -> None:
     """Retrieval is done long before the model's first token: the sources come first."""
     assert main(["--vault", str(vault), "import"]) == 0

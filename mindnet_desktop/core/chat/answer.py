@@ -37,6 +37,7 @@ class Citer:
     def __init__(self, sources: list[ScoredHit]) -> None:
         self.words = [set(WORD.findall(h.text.casefold())) for h in sources]
         self.sentence = ""
+        self.pending = ""  # a citation waiting for the next piece (is it the model's own?)
         self.added = 0
 
     def cite(self, sentence: str) -> str:
@@ -47,12 +48,19 @@ class Citer:
         best = max(range(len(overlap)), key=lambda i: overlap[i])
         if overlap[best] < MIN_OVERLAP:
             return ""
-        self.added += 1
         return f" [{best + 1}]"
 
     def feed(self, text: str) -> str:
         """`text` (a streamed piece of the answer), with a citation inserted if it ends a
-        sentence that needs one."""
+        sentence that needs one. A citation the model writes itself right after the full
+        stop ("… ms. [1]") counts: the decision waits for the next word when needed."""
+        if self.pending:
+            if not text.strip():
+                return text
+            cited, self.pending = self.pending, ""
+            if not text.lstrip().startswith("["):  # not the model's own citation
+                text = cited.strip() + (text if text[0].isspace() else " " + text)
+                self.added += 1
         combined = self.sentence + text
         ends = list(SENTENCE_END.finditer(combined))
         if not ends:
@@ -63,13 +71,24 @@ class Citer:
         cited = self.cite(done)
         if not cited:
             return text
+        if end.group() != "\n":
+            after = self.sentence.lstrip()
+            if after.startswith("["):  # the model cites it itself
+                return text
+            if not after:  # nothing after the full stop yet: decide on the next piece
+                self.pending = cited
+                return text
         at = (end.start() if end.group() == "\n" else end.end()) - (len(combined) - len(text))
         at = max(at, 0)
+        self.added += 1
         return text[:at] + cited + text[at:]
 
     def flush(self) -> str:
         rest, self.sentence = self.sentence, ""
-        return self.cite(rest)
+        pending, self.pending = self.pending, ""
+        cited = pending.strip() if pending else self.cite(rest)
+        self.added += bool(cited)
+        return cited
 
 
 @dataclass(frozen=True)
