@@ -62,6 +62,23 @@ def test_a_fresh_process_starts_from_the_snapshots(vault, open_mindnet, loads, t
     assert _edges(records) == _edges(stored) and graph.signature() == signature
 
 
+def test_loaded_snapshots_stay_out_of_gc_passes_until_close(vault, open_mindnet):
+    """The loaded records and graph are frozen out of the cyclic GC (no full pass over
+    them freezes the app's window after a start) and handed back when the vault closes."""
+    import gc
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    mn.close()
+    _ready(open_mindnet, vault)[0].close()  # the first start saves the graph snapshot
+    gc.unfreeze()
+    reader, records, graph = _ready(open_mindnet, vault)
+    frozen = gc.get_freeze_count()
+    assert frozen > sum(len(r.edges) for r in records.values())
+    reader.close()
+    assert gc.get_freeze_count() == 0
+
+
 def test_an_edit_keeps_the_snapshots_in_step(vault, open_mindnet, loads):
     mn = open_mindnet(vault)
     run_import(mn)

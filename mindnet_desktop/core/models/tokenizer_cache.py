@@ -87,7 +87,9 @@ def cached_use_tokenizer(model_file: Path, folder: Path | None = None) -> Any:
         gc.disable()  # many small strings: the cyclic GC would scan them again and again
         try:
             with open(path, "rb") as handle:
-                return _load(UseTokenizer, handle)
+                tokenizer = _load(UseTokenizer, handle)
+            gc.freeze()  # kept for the process: no GC pass need scan its strings (snapshot.py)
+            return tokenizer
         except Exception as exc:  # noqa: BLE001 - a broken cache file is built again
             log.warning("tokenizer cache %s is unusable (%s); building it again", path, exc)
         finally:

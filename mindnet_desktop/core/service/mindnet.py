@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from pathlib import Path
@@ -139,6 +140,7 @@ class Mindnet:
             if self._lock:
                 self._lock.release()
                 self._lock = None
+            gc.unfreeze()  # the snapshots' objects (frozen when loaded) can be collected again
 
     def __enter__(self) -> Mindnet:
         return self
