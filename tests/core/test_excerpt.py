@@ -113,3 +113,33 @@ def test_a_budget_below_a_useful_source_is_refused(tmp_path):
     prompts.write_text(prompts.read_text() + "\ncontext_tokens: 5\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="context_tokens"):
         load_prompts(tmp_path / "config")
+
+
+def test_ask_reads_excerpts_and_says_which(vault, open_mindnet, tmp_path):
+    """With `context_tokens` the model reads excerpts of its sources: each is made of the
+    source's own sentences, the prompt holds them (not the whole texts) and `ask --json`
+    names them per source."""
+    import shutil
+
+    from mindnet_desktop.core.domain import drain
+    from mindnet_desktop.core.service.ask import ask
+    from mindnet_desktop.resources import CONFIG_DIR
+    from tests.conftest import run_import
+
+    config = tmp_path / "config"
+    shutil.copytree(CONFIG_DIR, config)
+    prompts = config / "prompts.yaml"
+    prompts.write_text(prompts.read_text() + "\ncontext_tokens: 120\n", encoding="utf-8")
+    mn = open_mindnet(vault, config_dir=config)
+    run_import(mn)
+    llm = LlamaChat("test", n_ctx=2048, max_tokens=8)
+    result = drain(ask(mn, "Wie viel Abstand braucht der LaserJet 500 hinten?", llm), None)
+    assert result.excerpts is not None and len(result.excerpts) == len(result.sources)
+    assert sum(llm.count_tokens(e) for e in result.excerpts) <= 120 + 4 * len(result.excerpts)
+    for hit, excerpt in zip(result.sources, result.excerpts, strict=True):
+        assert excerpt.strip()
+        for part in excerpt.replace("…", "\n").splitlines():
+            assert " ".join(part.split()) in " ".join(hit.text.split())
+    sources = result.to_dict()["sources"]
+    assert [s["excerpt"] for s in sources] == result.excerpts
+    assert any(len(e) < len(h.text) for e, h in zip(result.excerpts, result.sources))

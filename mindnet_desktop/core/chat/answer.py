@@ -148,6 +148,8 @@ class AskResult:
     language: str | None = None  # of the question, which the answer follows
     not_found: bool = False  # no source relevant enough, or the model said so
     citation_checks: list[CitationCheck] = field(default_factory=list)
+    # What the model read of each source (its excerpt), when it did not read them whole.
+    excerpts: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -159,7 +161,14 @@ class AskResult:
             "model": self.model,
             "error": self.error,
             "cancelled": self.cancelled,
-            "sources": [{"citation": n, **h.to_dict()} for n, h in enumerate(self.sources, 1)],
+            "sources": [
+                {
+                    "citation": n,
+                    **h.to_dict(),
+                    "excerpt": self.excerpts[n - 1] if self.excerpts else None,
+                }
+                for n, h in enumerate(self.sources, 1)
+            ],
             "language": self.language,
             "not_found": self.not_found,
             "citation_checks": [c.to_dict() for c in self.citation_checks],

@@ -35,7 +35,7 @@ FENCE = "```"
 WORD = re.compile(r"[^\W_]{3,}")
 LEXICAL_WEIGHT = 0.5  # the question's words found in a sentence, as a share, beside the cosine
 RANK_PENALTY = 0.02  # per place of the source in the ranking
-FOLLOW = 0.8  # a taken sentence's next one rises to this share of its score (if higher)
+FOLLOW = 0.5  # a taken sentence's next one rises to this share of its score (if higher)
 GAP = " … "
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" (a table, a long code line) is cut there
 

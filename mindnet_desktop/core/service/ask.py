@@ -114,9 +114,13 @@ def pack(
                     llm.count_tokens,
                     mn.embedder,
                 )
-            prepared.messages, result.sources = pack_messages(
+            prepared.messages, used = pack_messages(
                 llm, system, result.sources, result.question, history or [], texts
             )
+            if texts is not None and texts != [h.text for h in result.sources]:
+                read = {id(hit): text for hit, text in zip(result.sources, texts, strict=True)}
+                result.excerpts = [read[id(hit)] for hit in used]
+            result.sources = used
             result.model = llm.name
         except ModelError as exc:
             result.error = str(exc)
