@@ -42,7 +42,7 @@ from mindnet_desktop.ui.chat_layout import ChatSplitter
 from mindnet_desktop.ui.chat_sources import SourcesPane
 from mindnet_desktop.ui.chat_text import (
     SOURCES_HREF,
-    explanation_html,
+    citation_html,
     obsidian_url,
     parse_citation,
     transcript_html,
@@ -316,8 +316,7 @@ class ChatPanel(QWidget):
         return cited(self.turns, parse_citation(href))
 
     def citation_tooltip(self, href: str) -> str | None:
-        found = self.citation_hit(href)
-        return explanation_html(found[1], found[2]) if found else None
+        return citation_html(self.citation_hit(href))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if watched is self.input and event.type() == QEvent.Type.KeyPress:

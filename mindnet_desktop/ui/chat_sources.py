@@ -77,11 +77,18 @@ class SourceRow(QFrame):
 
     opened = Signal()
 
-    def __init__(self, n: int, hit: ScoredHit, best: float, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        hit: ScoredHit,
+        best: float,
+        parent: QWidget | None = None,
+        excerpt: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.hit = hit
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setToolTip(explanation_html(hit, n))
+        self.setToolTip(explanation_html(hit, n, excerpt))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         top = QHBoxLayout()
@@ -183,8 +190,9 @@ class SourcesPane(QWidget):
         self.badge.setToolTip(intent_tooltip(result.routing))
         self.heading.setText(self.tr("Sources (%n)", "", len(result.sources)))
         best = max((h.score for h in result.sources), default=0.0)
-        for n, hit in enumerate(result.sources, start=1):
-            row = SourceRow(n, hit, best, self.list)
+        excerpts = result.excerpts or [None] * len(result.sources)
+        for n, (hit, excerpt) in enumerate(zip(result.sources, excerpts, strict=True), start=1):
+            row = SourceRow(n, hit, best, self.list, excerpt)
             row.feedback.set_rating(ratings.get(hit.node_id))
             row.feedback.rated.connect(
                 lambda rating, node=hit.node_id: self.rated.emit(node, rating)

@@ -66,9 +66,15 @@ def intent_tooltip(routing: Routing) -> str:
     )
 
 
-def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:
-    """The tooltip of a source or a citation: title, reasons and the score breakdown (raw,
-    weight and contribution of every term)."""
+EXCERPT_CHARS = 700  # of what the model read, in a tooltip
+
+
+def explanation_html(
+    hit: ScoredHit, citation: int | None = None, excerpt: str | None = None
+) -> str:
+    """The tooltip of a source or a citation: title, reasons, the score breakdown (raw,
+    weight and contribution of every term) and, when the model read only an `excerpt` of
+    the source, that excerpt."""
     head = html.escape(hit.title)
     if citation is not None:
         head = f"[{citation}] {head}"
@@ -105,7 +111,43 @@ def explanation_html(hit: ScoredHit, citation: int | None = None) -> str:
             f"<td align='right'><b>{hit.score:.3f}</b></td></tr>"
         )
         parts.append(f"<table cellspacing='4'><tr>{head_row}</tr>{rows}{total}</table>")
+    if excerpt:
+        read = html.escape(translate("ChatText", "What the answer read of it"))
+        text = excerpt if len(excerpt) <= EXCERPT_CHARS else excerpt[:EXCERPT_CHARS] + " …"
+        parts.append(f"<p><b>{read}</b></p><p>{html.escape(text)}</p>".replace("\n", "<br>"))
     return "".join(parts)
+
+
+def excerpt_of(turn: Turn, citation: int) -> str | None:
+    """What the answer of `turn` read of source `citation` (None: the whole source)."""
+    excerpts = turn.result.excerpts if turn.result is not None else None
+    return excerpts[citation - 1] if excerpts and 1 <= citation <= len(excerpts) else None
+
+
+def citation_html(found: tuple[Turn, ScoredHit, int] | None) -> str | None:
+    """The tooltip of a citation link (None: it names no source)."""
+    if found is None:
+        return None
+    turn, hit, citation = found
+    return explanation_html(hit, citation, excerpt_of(turn, citation))
+
+
+def doubts_html(turn: Turn) -> str:
+    """A line per citation the check found its source may not back (a number not in it,
+    hardly a shared word, no such source): the answer's claim is the user's to verify."""
+    checks = turn.result.citation_checks if turn.result is not None else []
+    lines = []
+    for check in checks:
+        if check.supported:
+            continue
+        sentence = check.sentence if len(check.sentence) <= 140 else check.sentence[:140] + " …"
+        text = fill(
+            translate("ChatText", "Check this: source [%1] may not say “%2”."),
+            check.citation,
+            sentence,
+        )
+        lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
+    return "".join(lines)
 
 
 def linked_answer_html(answer: str, turn: int, sources: int) -> str:
@@ -146,6 +188,7 @@ def transcript_html(turns: list[Turn], sources_label: Callable[[int], str]) -> s
         sources = len(turn.result.sources) if turn.result else 0
         if turn.answer:
             parts.append(f"<p>{linked_answer_html(turn.answer, i, sources)}</p>")
+            parts.append(doubts_html(turn))
         if turn.error:
             parts.append(f'<p style="{ERROR_STYLE}">⚠ {html.escape(turn.error)}</p>')
         meta = []

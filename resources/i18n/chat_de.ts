@@ -205,6 +205,14 @@
         <source>Score</source>
         <translation>Score</translation>
     </message>
+    <message>
+        <source>What the answer read of it</source>
+        <translation>Was die Antwort davon gelesen hat</translation>
+    </message>
+    <message>
+        <source>Check this: source [%1] may not say “%2”.</source>
+        <translation>Bitte prüfen: Quelle [%1] sagt womöglich nicht „%2“.</translation>
+    </message>
 </context>
 <context>
     <name>FeedbackButtons</name>

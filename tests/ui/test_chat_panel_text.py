@@ -110,7 +110,29 @@ def test_the_german_translation_covers_the_panel_and_the_tooltips(
     assert "Quelle (1)" in out and "<i>angehalten</i>" in out and '"cite:0/1"' in out
     assert panel.tr("Writing…") == "Schreibe …"  # the status line while tokens come
     assert fill(panel.tr("Reading %1 sources…"), 5) == "Lese 5 Quellen …"
+    assert "Was die Antwort davon gelesen hat" in explanation_html(make_hit(), 1, "Fach 2")
     panel.shutdown()
+
+
+def test_the_answer_says_what_it_read_and_which_citations_to_check(qapp: QApplication) -> None:
+    """A source's tooltip (row and citation link) shows the excerpt the model read; a
+    citation the check does not find backed by its source gets a line under the answer."""
+    from mindnet_desktop.core.chat.grounding import check_citations
+    from mindnet_desktop.ui.chat_text import citation_html
+
+    hit = make_hit(text="Der Drucker braucht hinten 10 cm Abstand. Fach 2 herausziehen.")
+    answer = "Hinten braucht er 25 cm Abstand [1]. Fach 2 herausziehen [1]."
+    result = AskResult("q1", "Abstand?", Routing("FACT", "keyword"), answer, sources=[hit])
+    result.excerpts = ["Der Drucker braucht hinten 10 cm Abstand."]
+    result.citation_checks = check_citations(answer, [hit])
+    turn = Turn("Abstand?", answer, "done", result=result)
+    out = transcript_html([turn], lambda n: f"Sources ({n})")
+    assert out.count("⚠") == 1 and "source [1] may not say" in out and "25 cm" in out
+    tip = citation_html((turn, hit, 1))
+    assert tip is not None and "What the answer read of it" in tip and "10 cm" in tip
+    assert "What the answer read" not in explanation_html(hit, 1)  # read whole: no excerpt
+    result.citation_checks = check_citations("Fach 2 herausziehen [1].", [hit])
+    assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")
 
 
 def test_a_follow_up_carries_the_answered_and_stopped_turns_only() -> None:
