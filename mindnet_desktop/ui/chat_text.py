@@ -140,7 +140,8 @@ def doubts_html(turn: Turn) -> str:
     for check in checks:
         if check.supported:
             continue
-        sentence = check.sentence if len(check.sentence) <= 140 else check.sentence[:140] + " …"
+        sentence = " ".join(CITATION.sub("", check.sentence).split()).rstrip(" .")
+        sentence = sentence if len(sentence) <= 140 else sentence[:140] + " …"
         text = fill(
             translate("ChatText", "Check this: source [%1] may not say “%2”."),
             check.citation,
