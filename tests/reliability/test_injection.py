@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,7 +138,16 @@ def test_an_obedient_model_cannot_make_ask_change_any_file(hostile, tmp_path, op
     vault tree then differs), and by removing the "no such source" branch of
     check_citations (citation 7 is then not flagged)."""
     data = tmp_path / "data"
-    mn = open_mindnet(hostile)
+    # Whole sources (no `context_tokens`): every word of the injected note reaches the
+    # model, the worst case (excerpts could leave the orders out).
+    config = tmp_path / "config"
+    shutil.copytree(REPO / "config", config)
+    prompts = config / "prompts.yaml"
+    prompts.write_text(
+        re.sub(r"(?m)^context_tokens:.*$", "", prompts.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+    mn = open_mindnet(hostile, config_dir=config)
     run_import(mn)
     edges_before = sorted(e.id for e in mn.edges())
     chunks_before = sorted(mn.store.chunk_ids())
