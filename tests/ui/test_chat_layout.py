@@ -80,7 +80,8 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> type[FakeChat]:
     for event in (Chat.load, Chat.first, Chat.rest):
         event.set()
     monkeypatch.setattr(chat_jobs, "LlamaChat", Chat)
-    ten = dataclasses.replace(load_prompts(), sources=SOURCES)
+    # Ten whole sources (no excerpts, which may leave a source out): the layout's worst case.
+    ten = dataclasses.replace(load_prompts(), sources=SOURCES, context_tokens=None)
     monkeypatch.setattr(asking, "load_prompts", lambda config_dir=None: ten)
     yield Chat
     for event in (Chat.load, Chat.first, Chat.rest):
