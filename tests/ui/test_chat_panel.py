@@ -282,7 +282,7 @@ def test_a_failed_search_shows_its_message(qtbot, panel: ChatPanel, monkeypatch)
 
 
 def test_preload_loads_the_model_before_the_first_question(qtbot, panel: ChatPanel) -> None:
-    """Guards the preload: the model is loaded and the answer prompt's beginning cached
+    """Guards the preload: the model is loaded and has read the answer prompt's beginning
     before any question, so the first answer reports no "loading" phase (without the
     preload it does); a second preload for the same model does nothing."""
     job = panel.preload()
@@ -290,7 +290,7 @@ def test_preload_loads_the_model_before_the_first_question(qtbot, panel: ChatPan
     qtbot.waitUntil(lambda: not panel.preloading, timeout=LONG_WAIT_MS)
     assert job.error is None and job.result is True
     llm = panel._slot.llm
-    assert llm is not None and llm.loaded and llm.cached_prompts >= 1
+    assert llm is not None and llm.loaded and llm.tokens_in_context > 0
     assert panel.preload() is None
     phases = []
     panel.input.setPlainText(QUESTION)

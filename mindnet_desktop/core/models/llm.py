@@ -14,10 +14,12 @@ from mindnet_desktop.core.models.local import resolve_chat_model
 from mindnet_desktop.core.models.weights import ALIASES, PACKAGED, ModelError
 
 MIN_ANSWER_TOKENS = 256
-# Model states kept after each answer (and intent classification), so that the next prompt
-# starting the same way (the fixed system prompt, the same first sources) skips that part of
-# its prefill; llama.cpp keeps the most recent states within this size.
-PROMPT_CACHE_MB = 384
+# Model states kept after each answer (0: none), so that a prompt starting like an earlier
+# one that is no longer the last (another intent's system prompt came between) skips that
+# part of its prefill. Off by default: each state holds a copy of the logits (~300 MiB for a
+# 150k-token vocabulary), measured +950 MiB of peak memory, while consecutive answers share
+# the system prompt anyway: llama.cpp keeps the last prompt and reads only what differs.
+PROMPT_CACHE_MB = 0
 
 
 def prompt_cache_bytes() -> int:
@@ -171,12 +173,16 @@ class LlamaChat:
             if close:
                 close()
 
+    @property
+    def tokens_in_context(self) -> int:
+        """Tokens of the last prompt (and answer) the model holds: a next prompt that starts
+        the same way reads only the rest."""
+        return int(self._llama.n_tokens) if self._llama is not None else 0
+
     def prime(self, system_prefix: str) -> None:
-        """Load the model and read `system_prefix` (how every answer's prompt begins) into
-        the prompt cache, so the first question reads only its sources and itself."""
+        """Load the model and read `system_prefix` (how every answer's prompt begins), so
+        the first question reads only its sources and itself."""
         self.warm_up()
-        if self._llama.cache is None:
-            return
         self.complete([{"role": "system", "content": system_prefix}], max_tokens=1)
 
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
