@@ -176,8 +176,11 @@ class SourcesPane(QWidget):
         self.answer_feedback.set_rating(ratings.get(ANSWER))
         self.badge.setVisible(has_answer)
         if result is not None and self._shows(result):
-            for row in self.rows:
+            excerpts = result.excerpts or [None] * len(self.rows)
+            for n, (row, excerpt) in enumerate(zip(self.rows, excerpts, strict=True), start=1):
                 row.feedback.set_rating(ratings.get(row.hit.node_id))
+                if excerpt:  # packed since the rows were shown: what the answer read
+                    row.setToolTip(explanation_html(row.hit, n, excerpt))
             return
         for row in self.rows:
             row.deleteLater()

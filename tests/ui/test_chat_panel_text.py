@@ -135,6 +135,25 @@ def test_the_answer_says_what_it_read_and_which_citations_to_check(qapp: QApplic
     assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")
 
 
+def test_rows_shown_before_the_answer_get_what_it_read(qtbot) -> None:
+    """The sources are shown before the answer is packed; when the answer comes with the
+    same sources, the rows stay and their tooltips gain the excerpts."""
+    from mindnet_desktop.ui.chat_sources import SourcesPane
+
+    pane = SourcesPane()
+    qtbot.addWidget(pane)
+    hits = [make_hit(), make_hit(node_id="B#0", note_id="B", title="B", path="B.md")]
+    early = AskResult("q1", "Fach?", Routing("FACT", "keyword"), sources=hits)
+    pane.show_result(early, {}, answering=True)
+    rows = list(pane.rows)
+    assert all("What the answer read" not in r.toolTip() for r in rows)
+    done = AskResult("q1", "Fach?", Routing("FACT", "keyword"), "Fach 2 [1].", sources=hits)
+    done.excerpts = ["Fach 2 herausziehen", "Nur B"]
+    pane.show_result(done, {})
+    assert pane.rows == rows
+    assert "What the answer read" in rows[0].toolTip() and "Nur B" in rows[1].toolTip()
+
+
 def test_a_follow_up_carries_the_answered_and_stopped_turns_only() -> None:
     from mindnet_desktop.ui.chat_jobs import Turn, history_of
 
