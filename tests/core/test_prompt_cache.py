@@ -50,3 +50,15 @@ def test_prime_reads_the_prompts_beginning_ahead_of_the_first_question() -> None
     finally:
         primed.close()
         plain.close()
+
+
+def test_the_thread_setting_covers_prompt_reading_too() -> None:
+    """Guards `threads`: llama-cpp-python reads prompts with every core unless told, so a
+    1-thread setting (a busy machine) must set both thread counts."""
+    chat = LlamaChat("test", n_ctx=512, threads=1)
+    try:
+        chat.warm_up()
+        llama = chat._llama  # noqa: SLF001 - the runtime's own settings are the evidence
+        assert llama.n_threads == 1 and llama.n_threads_batch == 1
+    finally:
+        chat.close()

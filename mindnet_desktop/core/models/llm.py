@@ -96,6 +96,9 @@ class LlamaChat:
                     model_path=str(self.path),
                     n_ctx=self.n_ctx,
                     n_threads=self.threads,
+                    # Prompt reading too (llama-cpp-python's default: every core, whatever
+                    # n_threads says, so a 1-thread setting still read prompts on 2).
+                    n_threads_batch=self.threads,
                     verbose=False,
                 )
             except Exception as exc:  # llama.cpp reports a corrupt file as a ValueError
