@@ -133,6 +133,7 @@ def excerpts(
         if not HEADING.match(part)  # the source's header names its title and headings
     ]
     scores = sentence_scores(question, sentences, embedder)
+    costs = [count_tokens(s.text) + 1 for s in sentences]  # every one is weighed below
     index = {(s.source, s.at): n for n, s in enumerate(sentences)}
     queue = [(-score, n) for n, score in enumerate(scores)]
     heapq.heapify(queue)
@@ -140,13 +141,10 @@ def excerpts(
     spent = 0
     while queue:
         priority, n = heapq.heappop(queue)
-        if n in taken:
-            continue
-        cost = count_tokens(sentences[n].text) + 1
-        if spent + cost > budget:
+        if n in taken or spent + costs[n] > budget:
             continue
         taken.add(n)
-        spent += cost
+        spent += costs[n]
         # An answer often runs on into the next sentence: it moves up behind this one.
         after = index.get((sentences[n].source, sentences[n].at + 1))
         if after is not None:
