@@ -175,12 +175,12 @@ class SourcesPane(QWidget):
         self.answer_feedback.setEnabled(not answering)
         self.answer_feedback.set_rating(ratings.get(ANSWER))
         self.badge.setVisible(has_answer)
+        excerpts = (result.excerpts or [None] * len(result.sources)) if result else []
         if result is not None and self._shows(result):
-            excerpts = result.excerpts or [None] * len(self.rows)
             for n, (row, excerpt) in enumerate(zip(self.rows, excerpts, strict=True), start=1):
                 row.feedback.set_rating(ratings.get(row.hit.node_id))
-                if excerpt:  # packed since the rows were shown: what the answer read
-                    row.setToolTip(explanation_html(row.hit, n, excerpt))
+                # The answer may have been packed since the rows were shown: what it read.
+                row.setToolTip(explanation_html(row.hit, n, excerpt))
             return
         for row in self.rows:
             row.deleteLater()
@@ -193,7 +193,6 @@ class SourcesPane(QWidget):
         self.badge.setToolTip(intent_tooltip(result.routing))
         self.heading.setText(self.tr("Sources (%n)", "", len(result.sources)))
         best = max((h.score for h in result.sources), default=0.0)
-        excerpts = result.excerpts or [None] * len(result.sources)
         for n, (hit, excerpt) in enumerate(zip(result.sources, excerpts, strict=True), start=1):
             row = SourceRow(n, hit, best, self.list, excerpt)
             row.feedback.set_rating(ratings.get(hit.node_id))
