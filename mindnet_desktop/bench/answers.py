@@ -36,6 +36,8 @@ METRICS = (
     "language",
     "abstains",
     "false_abstain",
+    "abstains_or_warns",
+    "false_warning",
 )
 
 
@@ -83,6 +85,9 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
     fact = any(re.search(p, answer, re.IGNORECASE) for p in question.expect)
     gold = any(paths.get(n) in question.gold for n in cited)
     abstained = result.not_found or says_not_found(answer)
+    # The user is told it is not in the notes either way: the model says so, or the answer
+    # names a figure no source holds ("not in your notes: 256 KB").
+    warned = abstained or bool(result.unsupported_figures)
     return {
         "fact": fact if question.answerable else None,
         "cites_gold": gold if question.answerable else None,
@@ -91,6 +96,8 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
         "language": detect_language(answer, default="?") == question.lang,
         "abstains": None if question.answerable else abstained,
         "false_abstain": abstained if question.answerable else None,
+        "abstains_or_warns": None if question.answerable else warned,
+        "false_warning": warned if question.answerable else None,
     }
 
 
@@ -122,6 +129,7 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
         "not_found": result.not_found,
         "error": result.error,
         "flagged_citations": result.to_dict()["flagged_citations"],
+        "unsupported_figures": result.unsupported_figures,
         "top_similarity": round(max((h.similarity for h in result.sources), default=0.0), 3),
         "sources": len(result.sources),
         "ttft_s": round(ttft, 2),
@@ -182,6 +190,8 @@ def answers_table(result: dict[str, Any]) -> str:
         "language": "answer in the question's language",
         "abstains": "abstains when it should",
         "false_abstain": "abstains wrongly (answerable)",
+        "abstains_or_warns": "abstains or flags a made-up figure",
+        "false_warning": "abstains or flags wrongly (answerable)",
     }
     for metric, label in labels.items():
         cells = []

@@ -75,6 +75,9 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
         for check in result.citation_checks:
             if not check.supported:  # a citation the source does not back up
                 print(f"flagged [{check.citation}]: {check.reason}: {check.sentence}")
+        if result.unsupported_figures:  # a figure no source holds: likely made up
+            figures = ", ".join(result.unsupported_figures)
+            print(f"not in your notes: {figures} (in none of the sources; check before use)")
     if result.error:
         print(f"mindnet: error: {result.error}", file=sys.stderr)
         return 2

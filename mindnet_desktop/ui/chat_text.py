@@ -134,7 +134,8 @@ def citation_html(found: tuple[Turn, ScoredHit, int] | None) -> str | None:
 
 def doubts_html(turn: Turn) -> str:
     """A line per citation the check found its source may not back (a number not in it,
-    hardly a shared word, no such source): the answer's claim is the user's to verify."""
+    hardly a shared word, no such source), and one naming the figures no source holds: the
+    answer's claim is the user's to verify."""
     checks = turn.result.citation_checks if turn.result is not None else []
     lines = []
     for check in checks:
@@ -146,6 +147,16 @@ def doubts_html(turn: Turn) -> str:
             translate("ChatText", "Check this: source [%1] may not say “%2”."),
             check.citation,
             sentence,
+        )
+        lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
+    figures = turn.result.unsupported_figures if turn.result is not None else []
+    if figures:
+        text = fill(
+            translate(
+                "ChatText",
+                "Not in your notes: %1 is in none of the sources; the model may have made it up.",
+            ),
+            ", ".join(f"“{f}”" for f in figures),
         )
         lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
     return "".join(lines)

@@ -213,6 +213,10 @@
         <source>Check this: source [%1] may not say “%2”.</source>
         <translation>Bitte prüfen: Quelle [%1] sagt womöglich nicht „%2“.</translation>
     </message>
+    <message>
+        <source>Not in your notes: %1 is in none of the sources; the model may have made it up.</source>
+        <translation>Nicht in deinen Notizen: %1 steht in keiner der Quellen; womöglich hat das Modell es erfunden.</translation>
+    </message>
 </context>
 <context>
     <name>FeedbackButtons</name>

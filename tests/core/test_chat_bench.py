@@ -59,6 +59,18 @@ def test_abstaining_is_right_only_for_unanswerable_questions():
     assert summary["median_ttft_s"] == 3.0 and summary["median_tokens_per_s"] == 9
 
 
+def test_a_made_up_figure_counts_as_a_warning_not_as_abstaining():
+    """The user is told "not in your notes" when the answer names a figure no source holds:
+    counted apart from abstaining, right on an unanswerable question, wrong otherwise."""
+    made_up = _result("Er kostet 899 € [2].")
+    made_up.unsupported_figures = ["899 €"]
+    unanswerable = score(_question("unanswerable"), made_up)
+    assert unanswerable["abstains"] is False and unanswerable["abstains_or_warns"] is True
+    answerable = score(_question(), made_up)
+    assert answerable["false_abstain"] is False and answerable["false_warning"] is True
+    assert score(_question(), _result("10 cm [2]."))["false_warning"] is False
+
+
 def test_intent_confusion_counts_each_router():
     engine = load_decision_engine()
     questions = [

@@ -12,6 +12,7 @@ from mindnet_desktop.core.chat.grounding import (
     detect_language,
     relevant_enough,
     says_not_found,
+    unsupported_figures,
 )
 from mindnet_desktop.core.config.type_registry import bundled_config_dir
 from mindnet_desktop.core.domain import drain
@@ -90,6 +91,26 @@ def test_relevance_cut_off_ignores_injected_notes():
     assert not relevant_enough([hit("x", 0.3), hit("y", 0.9, injected=True)], 0.5)
     assert says_not_found("Nicht in deinen Notizen gefunden.")
     assert says_not_found("Not found in your notes.") and not says_not_found("10 cm [1].")
+
+
+def test_figures_no_source_holds_are_named_as_the_answer_writes_them():
+    """A made-up count, version or size is named; figures of the sources, their title or
+    path, the question, numbers written as words and code blocks pass."""
+    sources = [hit(PRINTER), hit(TONER)]
+    answer = (
+        "Hinter dem Drucker müssen 10 cm frei bleiben [1]; die Kassette schafft 12500 Seiten "
+        "und kostet 89 € [2]. Er nutzt Firmware 12.1.0 und 1 MiB Speicher."
+    )
+    assert unsupported_figures(answer, "Wie viel Platz?", sources) == ["89 €", "12.1.0", "1 MiB"]
+    assert unsupported_figures("Er kostet 89 €.", "Kostet er 89 €?", sources) == []
+    assert unsupported_figures("Zwei Fächer [1], Kapitel 16-03.", "?", [hit("zwei")]) == [
+        "16",
+        "03",
+    ]
+    chapter = ScoredHit("n#1", "n", "Kapitel 16", "ch16-03-x.md", "concept", "zwei", 1.0)
+    assert unsupported_figures("2 Fächer, Kapitel 16-03.", "?", [chapter]) == []
+    assert unsupported_figures("```\nlet x = 4096;\n```\nSo geht es [1].", "?", sources) == []
+    assert unsupported_figures("Es sind 2 Seiten und 3 Fächer.", "?", sources) == []
 
 
 @pytest.fixture(scope="module")

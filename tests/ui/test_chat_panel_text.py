@@ -135,6 +135,22 @@ def test_the_answer_says_what_it_read_and_which_citations_to_check(qapp: QApplic
     assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")
 
 
+def test_a_figure_in_no_source_is_named_under_the_answer(qapp: QApplication) -> None:
+    """An answer stating a figure none of its sources holds gets a "not in your notes"
+    line naming it; an answer whose figures are all in the sources gets none."""
+    from mindnet_desktop.core.chat.grounding import unsupported_figures
+
+    hit = make_hit(text="Der Drucker braucht hinten 10 cm Abstand.")
+    answer = "Er braucht 10 cm Abstand und kostet 899 € [1]."
+    result = AskResult("q1", "Abstand?", Routing("FACT", "keyword"), answer, sources=[hit])
+    result.unsupported_figures = unsupported_figures(answer, "Abstand?", [hit])
+    turn = Turn("Abstand?", answer, "done", result=result)
+    out = transcript_html([turn], lambda n: f"Sources ({n})")
+    assert out.count("⚠") == 1 and "Not in your notes: “899 €”" in out
+    result.unsupported_figures = unsupported_figures("10 cm [1].", "Abstand?", [hit])
+    assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")
+
+
 def test_rows_shown_before_the_answer_get_what_it_read(qtbot) -> None:
     """The sources are shown before the answer is packed; when the answer comes with the
     same sources, the rows stay and their tooltips gain the excerpts."""

@@ -10,7 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.core.chat.grounding import CitationCheck, check_citations, says_not_found
+from mindnet_desktop.core.chat.grounding import (
+    CitationCheck,
+    check_citations,
+    says_not_found,
+    unsupported_figures,
+)
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
 from mindnet_desktop.core.models.llm import LlamaChat, Token
@@ -148,6 +153,8 @@ class AskResult:
     language: str | None = None  # of the question, which the answer follows
     not_found: bool = False  # no source relevant enough, or the model said so
     citation_checks: list[CitationCheck] = field(default_factory=list)
+    # Figures the answer states that no source (nor the question) holds: likely made up.
+    unsupported_figures: list[str] = field(default_factory=list)
     # What the model read of each source (its excerpt), when it did not read them whole.
     excerpts: list[str] | None = None
 
@@ -175,6 +182,7 @@ class AskResult:
             "flagged_citations": sorted(
                 {c.citation for c in self.citation_checks if not c.supported}
             ),
+            "unsupported_figures": self.unsupported_figures,
         }
 
 
@@ -285,5 +293,9 @@ def generate(
         result.cancelled = cancel is not None and cancel.is_set()
         result.citation_checks = check_citations(result.answer, result.sources)
         result.not_found = says_not_found(result.answer)
+        if not result.not_found:
+            result.unsupported_figures = unsupported_figures(
+                result.answer, result.question, result.sources
+            )
     except ModelError as exc:
         result.error = str(exc)

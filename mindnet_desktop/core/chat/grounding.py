@@ -1,5 +1,6 @@
 """What keeps an answer honest: the question's language, the "not found in your notes" path
-when no source is relevant enough, and a check of every citation after generation."""
+when no source is relevant enough, a check of every citation after generation, and of the
+figures an answer states that no source holds."""
 
 from __future__ import annotations
 
@@ -156,3 +157,65 @@ def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck
             reason = f"{len(shared)} of {len(words)} content words in the source"
             checks.append(CitationCheck(sentence, n, ok, reason))
     return checks
+
+
+# ---- figures no source holds -------------------------------------------------------------
+
+FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+# A one-digit number is in nearly every note; it counts only with its unit ("1 MiB").
+UNIT = r"(?:[kmgt]i?b|bytes?|ms|[mck]?m|%|prozent|percent|€|eur|usd|\$)"
+SHORT_QUANTITY = re.compile(r"(?<![\d.,])(\d)\s?(" + UNIT + r")(?!\w)", re.IGNORECASE)
+# How a figure is shown: with the unit that follows it ("256 KB", not "256").
+SHOWN = re.compile("(" + FIGURE.pattern + r")(?:\s?" + UNIT + r"(?!\w))?", re.IGNORECASE)
+CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+NUMBER_WORDS = {
+    word: str(value)
+    for value, words in enumerate(
+        [
+            ("zero", "null"),
+            ("one", "eins", "ein", "eine", "einen", "einem", "einer"),
+            ("two", "zwei"),
+            ("three", "drei"),
+            ("four", "vier"),
+            ("five", "fünf"),
+            ("six", "sechs"),
+            ("seven", "sieben"),
+            ("eight", "acht"),
+            ("nine", "neun"),
+            ("ten", "zehn"),
+            ("eleven", "elf"),
+            ("twelve", "zwölf"),
+        ]
+    )
+    for word in words
+}
+
+
+def _figures(text: str) -> set[str]:
+    """The numbers of `text` without separators ("12.500" and "12500" are one), and the
+    one-digit quantities with their unit ("1 mib"); numbers written as words count."""
+    found = {_normal_number(n) for n in FIGURE.findall(text) if len(_normal_number(n)) > 1}
+    found |= {f"{n} {u.casefold().rstrip('s')}" for n, u in SHORT_QUANTITY.findall(text)}
+    words = (w.casefold() for w in WORDS.findall(text))
+    return found | {NUMBER_WORDS[w] for w in words if w in NUMBER_WORDS}
+
+
+def unsupported_figures(answer: str, question: str, sources: list[ScoredHit]) -> list[str]:
+    """The figures `answer` states that neither the question nor any source (its text,
+    title or path) holds, as the answer writes them: most often made up (a stack size, a
+    version, a count the notes never give). Code blocks are not claims and are skipped;
+    a number of one digit counts only with its unit."""
+    prose = CODE_BLOCK.sub(" ", CITED.sub(" ", answer))
+    known = _figures(question)
+    for hit in sources:
+        known |= _figures(f"{hit.path}\n{hit.title}\n{hit.text}")
+    out: list[str] = []
+    for match in SHOWN.finditer(prose):
+        number = _normal_number(match.group(1))
+        if len(number) > 1 and number not in known:
+            out.append(match.group())
+    for match in SHORT_QUANTITY.finditer(prose):
+        key = f"{match.group(1)} {match.group(2).casefold().rstrip('s')}"
+        if key not in known:
+            out.append(match.group())
+    return list(dict.fromkeys(out))
