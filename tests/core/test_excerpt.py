@@ -103,6 +103,28 @@ def test_the_real_embedder_finds_a_paraphrased_answer():
     assert "10 cm Abstand" in chosen
 
 
+def test_only_the_sentences_best_by_their_words_are_embedded(monkeypatch):
+    """Embedding every sentence costs ~15 ms each: only the EMBED_TOP best by the question's
+    words are embedded, the better-ranked source first on a tie."""
+    import mindnet_desktop.core.chat.excerpt as excerpt_module
+    from mindnet_desktop.core.models.embedders import HashEmbedder
+
+    embedded: list[str] = []
+
+    class Counting(HashEmbedder):
+        def embed(self, texts):
+            embedded.extend(texts)
+            return super().embed(texts)
+
+        def embed_query(self, texts):
+            return HashEmbedder.embed(self, texts)
+
+    monkeypatch.setattr(excerpt_module, "EMBED_TOP", 2)
+    sources = ["Der Toner ist leer. Es regnet.", "Toner wechseln: Klappe auf.", "Kaffee."]
+    excerpts("Wann ist der Toner leer?", sources, 8, words, Counting())
+    assert embedded == ["Der Toner ist leer.", "Toner wechseln: Klappe auf."]
+
+
 def test_a_budget_below_a_useful_source_is_refused(tmp_path):
     import shutil
 

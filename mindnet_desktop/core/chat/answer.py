@@ -17,7 +17,13 @@ from mindnet_desktop.core.chat.grounding import (
     unsupported_figures,
 )
 from mindnet_desktop.core.chat.intent import Routing
-from mindnet_desktop.core.config.type_registry import ConfigError, config_file, load_yaml, mapping
+from mindnet_desktop.core.config.type_registry import (
+    DEFAULT_TYPE,
+    ConfigError,
+    config_file,
+    load_yaml,
+    mapping,
+)
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
@@ -187,10 +193,12 @@ class AskResult:
 
 
 def source_block(n: int, hit: ScoredHit, text: str | None = None) -> str:
-    """Source `n` as the model reads it: its title, type and headings, then `text` (an
-    excerpt) or the hit's whole text."""
-    where = " > ".join(hit.heading_path[1:]) if len(hit.heading_path) > 1 else ""
-    head = f"[{n}] {hit.title} (type {hit.type}{', ' + where if where else ''})"
+    """Source `n` as the model reads it: its title, type (unless the fallback type, which
+    says nothing) and headings, then `text` (an excerpt) or the hit's whole text."""
+    details = [f"type {hit.type}"] if hit.type != DEFAULT_TYPE else []
+    if len(hit.heading_path) > 1:
+        details.append(" > ".join(hit.heading_path[1:]))
+    head = f"[{n}] {hit.title}" + (f" ({', '.join(details)})" if details else "")
     return f"{head}\n{(hit.text if text is None else text).strip()}"
 
 
