@@ -38,6 +38,7 @@ METRICS = (
     "false_abstain",
     "abstains_or_warns",
     "false_warning",
+    "warns_when_wrong",
 )
 
 
@@ -97,7 +98,10 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
         "abstains": None if question.answerable else abstained,
         "false_abstain": abstained if question.answerable else None,
         "abstains_or_warns": None if question.answerable else warned,
-        "false_warning": warned if question.answerable else None,
+        # Of the right answers, those warned about (false alarms); of the wrong ones, those
+        # warned about (the point of the warning).
+        "false_warning": warned if question.answerable and fact else None,
+        "warns_when_wrong": warned if question.answerable and not fact else None,
     }
 
 
@@ -191,7 +195,8 @@ def answers_table(result: dict[str, Any]) -> str:
         "abstains": "abstains when it should",
         "false_abstain": "abstains wrongly (answerable)",
         "abstains_or_warns": "abstains or flags a made-up figure",
-        "false_warning": "abstains or flags wrongly (answerable)",
+        "false_warning": "abstains or flags a right answer (of right answers)",
+        "warns_when_wrong": "abstains or flags a wrong answer (of wrong answers)",
     }
     for metric, label in labels.items():
         cells = []

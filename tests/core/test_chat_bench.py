@@ -66,8 +66,12 @@ def test_a_made_up_figure_counts_as_a_warning_not_as_abstaining():
     made_up.unsupported_figures = ["899 €"]
     unanswerable = score(_question("unanswerable"), made_up)
     assert unanswerable["abstains"] is False and unanswerable["abstains_or_warns"] is True
-    answerable = score(_question(), made_up)
-    assert answerable["false_abstain"] is False and answerable["false_warning"] is True
+    wrong = score(_question(), made_up)  # the expected fact is 10 cm
+    assert wrong["false_abstain"] is False and wrong["warns_when_wrong"] is True
+    assert wrong["false_warning"] is None
+    right = _result("10 cm, und er kostet 899 € [2].")
+    right.unsupported_figures = ["899 €"]
+    assert score(_question(), right)["false_warning"] is True
     assert score(_question(), _result("10 cm [2]."))["false_warning"] is False
 
 
