@@ -168,32 +168,20 @@ SHORT_QUANTITY = re.compile(r"(?<![\d.,])(\d)\s?(" + UNIT + r")(?!\w)", re.IGNOR
 # How a figure is shown: with the unit that follows it ("256 KB", not "256").
 SHOWN = re.compile("(" + FIGURE.pattern + r")(?:\s?" + UNIT + r"(?!\w))?", re.IGNORECASE)
 CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+# Numbers of two digits a note may spell out (one-digit ones count only with a unit anyway).
 NUMBER_WORDS = {
-    word: str(value)
-    for value, words in enumerate(
-        [
-            ("zero", "null"),
-            ("one", "eins", "ein", "eine", "einen", "einem", "einer"),
-            ("two", "zwei"),
-            ("three", "drei"),
-            ("four", "vier"),
-            ("five", "fünf"),
-            ("six", "sechs"),
-            ("seven", "sieben"),
-            ("eight", "acht"),
-            ("nine", "neun"),
-            ("ten", "zehn"),
-            ("eleven", "elf"),
-            ("twelve", "zwölf"),
-        ]
-    )
-    for word in words
+    "ten": "10",
+    "zehn": "10",
+    "eleven": "11",
+    "elf": "11",
+    "twelve": "12",
+    "zwölf": "12",
 }
 
 
 def _figures(text: str) -> set[str]:
     """The numbers of `text` without separators ("12.500" and "12500" are one), and the
-    one-digit quantities with their unit ("1 mib"); numbers written as words count."""
+    one-digit quantities with their unit ("1 mib"); "zehn" to "zwölf" written out count."""
     found = {_normal_number(n) for n in FIGURE.findall(text) if len(_normal_number(n)) > 1}
     found |= {f"{n} {u.casefold().rstrip('s')}" for n, u in SHORT_QUANTITY.findall(text)}
     words = (w.casefold() for w in WORDS.findall(text))
