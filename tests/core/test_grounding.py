@@ -103,6 +103,7 @@ def test_figures_no_source_holds_are_named_as_the_answer_writes_them():
     )
     assert unsupported_figures(answer, "Wie viel Platz?", sources) == ["89 €", "12.1.0", "1 MiB"]
     assert unsupported_figures("Er kostet 89 €.", "Kostet er 89 €?", sources) == []
+    assert unsupported_figures("Er kostete 1.500 Euro [1].", "?", sources) == ["1.500 Euro"]
     assert unsupported_figures("12 Fächer [1], Kapitel 16-03.", "?", [hit("zwölf")]) == [
         "16",
         "03",

@@ -163,7 +163,7 @@ def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck
 
 FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 # A one-digit number is in nearly every note; it counts only with its unit ("1 MiB").
-UNIT = r"(?:[kmgt]i?b|bytes?|ms|[mck]?m|%|prozent|percent|€|eur|usd|\$)"
+UNIT = r"(?:[kmgt]i?b|bytes?|ms|[mck]?m|%|prozent|percent|€|eur(?:os?)?|usd|\$)"
 SHORT_QUANTITY = re.compile(r"(?<![\d.,])(\d)\s?(" + UNIT + r")(?!\w)", re.IGNORECASE)
 # How a figure is shown: with the unit that follows it ("256 KB", not "256").
 SHOWN = re.compile("(" + FIGURE.pattern + r")(?:\s?" + UNIT + r"(?!\w))?", re.IGNORECASE)
