@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from mindnet_desktop.core.chat.intent import EmbeddingSettings, Routing
 from mindnet_desktop.core.chat.intent_embed import IntentClassifier, load_intent_examples
+from mindnet_desktop.core.config.type_registry import config_file
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.models.embedders import Embedder
@@ -28,9 +29,18 @@ def intent_classifier(
     config_dir: Path | None,
     cache_dir: Path | None,
 ) -> IntentClassifier:
-    """The classifier for `embedder` and the examples file of `settings` (shared)."""
-    examples = load_intent_examples(settings.examples, config_dir)
+    """The classifier for `embedder` and the examples file of `settings` (shared). The file
+    is read on every call (a change takes effect), but parsed only when its text is new:
+    parsing it took 30-70 ms of every search."""
     per_embedder = _CLASSIFIERS.setdefault(embedder, {})
+    try:
+        text = config_file(settings.examples, config_dir).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None  # load_intent_examples says what is wrong with it
+    known = per_embedder.get((text, settings.regularisation)) if text is not None else None
+    if known is not None:
+        return known
+    examples = load_intent_examples(settings.examples, config_dir)
     key = (examples.text, settings.regularisation)
     if key not in per_embedder:
         per_embedder[key] = IntentClassifier(examples, embedder, settings.regularisation, cache_dir)
