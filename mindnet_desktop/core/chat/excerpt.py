@@ -38,8 +38,8 @@ RANK_PENALTY = 0.02  # per place of the source in the ranking
 FOLLOW = 0.5  # a taken sentence's next one rises to this share of its score (if higher)
 GAP = " … "
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" (a table, a long code line) is cut there
-# Only this many sentences, the best by their words, are embedded (~15 ms each on 2 busy
-# cores); the rest keep their word score alone. None: every sentence.
+# Only this many sentences, the best by their words, are embedded (1-2 ms each on one BLAS
+# thread, 15 ms with two on busy cores); the rest keep their word score alone. None: all.
 EMBED_TOP: int | None = 20
 
 
