@@ -136,10 +136,12 @@ def cached_use_backend(
                 version, state = pickle.load(handle)
             if version != FORMAT:
                 raise ValueError(f"cache format {version}")
-            vars(backend).update(state)
-            backend.table = np.load(table_path, mmap_mode="r")
-            backend.sp, backend.threads = tokenizer, threads
-            backend._threadpool = _threadpool_limit()
+            # Every attribute the package's __init__ sets (its version is pinned and in the
+            # key), as the tokenizer's state above: the saved ones, the mapped table, and
+            # what belongs to this process (tokenizer, threads, BLAS thread limit).
+            table = np.load(table_path, mmap_mode="r")
+            own = {"table": table, "sp": tokenizer, "threads": threads}
+            vars(backend).update(state, **own, _threadpool=_threadpool_limit())
             return backend
         except Exception as exc:  # noqa: BLE001 - a broken cache file is built again
             log.warning("weights cache %s is unusable (%s); building it again", stem, exc)
