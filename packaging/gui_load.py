@@ -3,12 +3,15 @@ window imports a large generated vault, while it answers questions back to back,
 process's memory around 200 searches. Figures, not assertions: the README reports them.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/gui_load.py [--notes 6500]
-        [--questions 20] [--searches 200] [--model test] [--fast]
+        [--questions 20] [--searches 200] [--model test] [--fast] [--vault PATH]
 
 A 10 ms timer on the GUI thread records when it fires; a gap is the time between two ticks
 (10 ms when nothing blocks). `--fast` uses the test embedder (the import then measures the
 app, not the embedder). The chat model is `--model` (default `test`, the small one: the
-point is the GUI while an answer streams, not the answer).
+point is the GUI while an answer streams, not the answer). `--vault` imports a copy of a real
+vault instead of a generated one and asks the questions `resources/qa/chat/answers.yaml` has
+for it (the generated vault's notes are too unlike the fixed questions for the model to be
+asked); `model_answers` counts the answers the model wrote that are not "not found".
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import time
@@ -93,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="test")
     parser.add_argument("--fast", action="store_true", help="the test embedder")
     parser.add_argument("--timeout", type=float, default=3600.0)
+    parser.add_argument("--vault", type=Path, help="a copy of this vault, its own questions")
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     with scratch("mindnet-gui-load-") as work:
@@ -112,7 +117,23 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     from mindnet_desktop.ui.settings import AppSettings
 
     app = QApplication.instance() or QApplication([])
-    vault = generate_vault(work / "vault", args.notes)
+    questions = QUESTIONS
+    if args.vault is not None:
+        from mindnet_desktop.bench.answers import load_answers
+
+        vault = work / "vault"
+        shutil.copytree(args.vault, vault)
+        questions = (
+            tuple(
+                q.q
+                for q in load_answers(ROOT / "resources/qa/chat/answers.yaml")
+                if Path(q.vault).name == args.vault.name and q.answerable
+            )
+            or QUESTIONS
+        )
+        args.notes = sum(1 for _ in vault.rglob("*.md"))
+    else:
+        vault = generate_vault(work / "vault", args.notes)
     settings = AppSettings.from_file(work / "settings.ini")
     settings.chat_model = str(resolve_model_path(args.model))
     factory = (lambda name, threads: HashEmbedder()) if args.fast else make_embedder
@@ -138,7 +159,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     ticks.start()
     started = time.perf_counter()
     for i in range(args.questions):
-        chat.input.setPlainText(QUESTIONS[i % len(QUESTIONS)])
+        chat.input.setPlainText(questions[i % len(questions)])
         chat.send()
         wait(app, lambda: chat.busy, 10)
         wait(app, lambda: not chat.busy, args.timeout)
@@ -147,6 +168,10 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
         "asked": args.questions,
         "seconds": round(time.perf_counter() - started, 1),
         "answered": sum(t.state == "done" for t in chat.turns),
+        "model_answers": sum(
+            t.result is not None and t.result.model is not None and not t.result.not_found
+            for t in chat.turns
+        ),
     }
     out["rss_after_questions_mb"] = round(rss_mb(), 1)
     before = rss_mb()
