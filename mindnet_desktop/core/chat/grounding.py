@@ -161,12 +161,11 @@ def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck
 
 # ---- figures no source holds -------------------------------------------------------------
 
-FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 # A one-digit number is in nearly every note; it counts only with its unit ("1 MiB").
 UNIT = r"(?:[kmgt]i?b|bytes?|ms|[mck]?m|%|prozent|percent|€|eur(?:os?)?|usd|\$)"
 SHORT_QUANTITY = re.compile(r"(?<![\d.,])(\d)\s?(" + UNIT + r")(?!\w)", re.IGNORECASE)
 # How a figure is shown: with the unit that follows it ("256 KB", not "256").
-SHOWN = re.compile("(" + FIGURE.pattern + r")(?:\s?" + UNIT + r"(?!\w))?", re.IGNORECASE)
+SHOWN = re.compile("(" + NUMBER.pattern + r")(?:\s?" + UNIT + r"(?!\w))?", re.IGNORECASE)
 CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 # Numbers of two digits a note may spell out (one-digit ones count only with a unit anyway).
 NUMBER_WORDS = {
@@ -179,11 +178,17 @@ NUMBER_WORDS = {
 }
 
 
+def _quantity(digit: str, unit: str) -> str:
+    """A one-digit quantity as compared: "1 MiB" and "1 mib", "2 bytes" and "2 byte" are one."""
+    return f"{digit} {unit.casefold().rstrip('s')}"
+
+
 def _figures(text: str) -> set[str]:
     """The numbers of `text` without separators ("12.500" and "12500" are one), and the
     one-digit quantities with their unit ("1 mib"); "zehn" to "zwölf" written out count."""
-    found = {_normal_number(n) for n in FIGURE.findall(text) if len(_normal_number(n)) > 1}
-    found |= {f"{n} {u.casefold().rstrip('s')}" for n, u in SHORT_QUANTITY.findall(text)}
+    numbers = (_normal_number(n) for n in NUMBER.findall(text))
+    found = {n for n in numbers if len(n) > 1}
+    found |= {_quantity(n, u) for n, u in SHORT_QUANTITY.findall(text)}
     words = (w.casefold() for w in WORDS.findall(text))
     return found | {NUMBER_WORDS[w] for w in words if w in NUMBER_WORDS}
 
@@ -203,7 +208,6 @@ def unsupported_figures(answer: str, question: str, sources: list[ScoredHit]) ->
         if len(number) > 1 and number not in known:
             out.append(match.group())
     for match in SHORT_QUANTITY.finditer(prose):
-        key = f"{match.group(1)} {match.group(2).casefold().rstrip('s')}"
-        if key not in known:
+        if _quantity(match.group(1), match.group(2)) not in known:
             out.append(match.group())
     return list(dict.fromkeys(out))
