@@ -13,7 +13,8 @@ from typing import Any
 from mindnet_desktop.bench.machine import cli_command, percentiles, poll, timed_process
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.embedding import embedding_text
-from mindnet_desktop.core.ingest.importer import EMBED_BATCH_CHUNKS, ImportOptions
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.ingest.write_stage import EMBED_BATCH_CHUNKS
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
 

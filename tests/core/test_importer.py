@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from mindnet_desktop.core.domain import drain
+from mindnet_desktop.core.ingest import write_stage
 from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
 from mindnet_desktop.core.ingest.importer import scan_vault
 from mindnet_desktop.core.models.embedders import HashEmbedder
@@ -274,7 +275,8 @@ def test_progress_reaches_total(vault, open_mindnet):
     assert scans[-1].done == scans[-1].total == len(scan_vault(Path(vault)))
 
 
-def test_cancel_while_writing_leaves_no_edge_to_an_unwritten_note(vault, open_mindnet):
+def test_cancel_while_writing_leaves_no_edge_to_an_unwritten_note(vault, open_mindnet, monkeypatch):
+    monkeypatch.setattr(write_stage, "EMBED_BATCH_CHUNKS", 4)  # several batches to stop between
     mn = open_mindnet(vault)
     events = []
     gen = mn.import_vault(None, cancel=lambda: any(e.phase == "embed" for e in events))

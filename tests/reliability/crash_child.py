@@ -11,7 +11,8 @@ Usage: python crash_child.py POINT N -- ARGS. POINT is where, N which occurrence
 SIGKILL is what `kill -9` sends: no handler, no cleanup, no flush of Python buffers.
 
 The child embeds 32 chunks per flush and writes 8 per Chroma call (instead of 256 and 32), so
-a small vault already has several flushes and batches to die in.
+a small vault already has several flushes and batches to die in; it embeds in an embedding
+process from 64 chunks on (instead of 512), as a large import does.
 """
 
 from __future__ import annotations
@@ -50,12 +51,15 @@ def hook(
 def install(point: str, n: int) -> None:
     from chromadb.api.models.Collection import Collection
 
-    from mindnet_desktop.core.ingest import importer
+    from mindnet_desktop.core.ingest import write_stage
     from mindnet_desktop.core.ingest.manifest import Manifest
+    from mindnet_desktop.core.models import embed_worker
     from mindnet_desktop.core.store import chroma
     from mindnet_desktop.core.store.lexical import LexicalIndex
 
-    importer.EMBED_BATCH_CHUNKS, chroma.WRITE_BATCH, chroma.NOTE_BATCH = 32, 8, 4
+    write_stage.EMBED_BATCH_CHUNKS, chroma.WRITE_BATCH, chroma.NOTE_BATCH = 32, 8, 4
+    # Embed in a child process as a large import does: batches are in flight when it dies.
+    embed_worker.WORKER_MIN_TEXTS = 64
     if point in ("chunks-upsert", "notes-upsert"):
         wanted = "mindnet_" + point.split("-")[0]
         hook(Collection, "upsert", n, True, lambda self, *a, **k: self.name == wanted)

@@ -2,7 +2,8 @@
 
 Each chunk is embedded with the names of its note and its heading path as context
 (`embedding_text`). Its vector is stored with a key of that exact text and the embedder
-(`text_key`), so an edit embeds only the chunks whose embedded text changed (`embed_new`).
+(`text_key`), so an edit embeds only the chunks whose embedded text changed
+(`merge_vectors`).
 """
 
 from __future__ import annotations
@@ -28,20 +29,13 @@ def text_key(embedder: Embedder, text: str) -> str:
     return hashlib.sha256(f"{embedder.name}\0{text}".encode()).hexdigest()[:32]
 
 
-def embed_new(
-    embedder: Embedder, texts: list[str], keys: list[str], known: dict[str, np.ndarray]
-) -> np.ndarray:
-    """The texts' vectors: those whose key is `known` are taken from there, the rest
-    embedded (appending a sentence to a long note embeds one chunk, not all of them)."""
-    todo = [i for i, key in enumerate(keys) if key not in known]
-    if len(todo) == len(texts):
-        return embedder.embed(texts)
-    fresh = embedder.embed([texts[i] for i in todo]) if todo else None
-    dim = fresh.shape[1] if fresh is not None else len(next(iter(known.values())))
-    vectors = np.empty((len(texts), dim), dtype=np.float32)
+def merge_vectors(keys: list[str], known: dict[str, np.ndarray], fresh: np.ndarray) -> np.ndarray:
+    """The vectors of texts with `keys`: those whose key is `known` from there, the rest,
+    in order, from `fresh` (appending a sentence to a long note embeds one chunk, not all)."""
+    if not known:
+        return fresh
+    vectors = np.empty((len(keys), len(next(iter(known.values())))), dtype=np.float32)
+    rows = iter(fresh)
     for i, key in enumerate(keys):
-        if key in known:
-            vectors[i] = known[key]
-    if fresh is not None:
-        vectors[todo] = fresh
+        vectors[i] = known[key] if key in known else next(rows)
     return vectors

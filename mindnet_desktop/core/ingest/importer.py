@@ -19,7 +19,6 @@ from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary,
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
-from mindnet_desktop.core.ingest.embedding import embed_new, embedding_text, text_key
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
 from mindnet_desktop.core.ingest.manifest import (
     Manifest,
@@ -34,10 +33,9 @@ from mindnet_desktop.core.ingest.vault import (  # noqa: F401 - scan_vault is pa
     is_note_path,
     scan_vault,
 )
+from mindnet_desktop.core.ingest.write_stage import BatchWriter, Pending
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.store.protocol import NoteRecord, Store
-
-EMBED_BATCH_CHUNKS = 256
 
 
 def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
@@ -50,6 +48,7 @@ class ImportOptions:
     sync_deletes: bool = False
     force: bool = False
     purge_before_upsert: bool = False
+    embed_worker: bool | None = None  # embed in a child process (None: for large imports)
 
 
 @dataclass
@@ -65,16 +64,9 @@ class ImportOutcome:
     renamed: dict[str, str] = field(default_factory=dict)  # old note id -> new note id
 
 
-@dataclass
-class _Pending:
-    note: Note
-    chunks: list[Chunk]
-    stat: tuple[int, int]
-
-
 def plan_removals(
     entries: dict[str, ManifestEntry],
-    pending: dict[str, _Pending],
+    pending: dict[str, Pending],
     files: Collection[str],
     unreadable: list[str],
     sync_deletes: bool,
@@ -274,9 +266,9 @@ class Importer:
         options: ImportOptions,
         cancel: Callable[[], bool],
         summary: ImportSummary,
-    ) -> Generator[IndexProgress, None, dict[str, _Pending]]:
+    ) -> Generator[IndexProgress, None, dict[str, Pending]]:
         """Stage 1: read, hash, parse and chunk the files that changed (nothing is written)."""
-        pending: dict[str, _Pending] = {}
+        pending: dict[str, Pending] = {}
         claimed = {e.note_id: e.path for e in entries.values() if e.path in files}
         for done, rel in enumerate(sorted(files), start=1):
             if cancel():
@@ -313,7 +305,7 @@ class Importer:
                 summary.errors.append(FileProblem(rel, message))
                 continue
             claimed[note.note_id] = rel
-            pending[note.note_id] = _Pending(note, chunks, stat)
+            pending[note.note_id] = Pending(note, chunks, stat)
         return pending
 
     def _rederive(self, record: NoteRecord, resolver: Resolver) -> list[Edge] | None:
@@ -334,66 +326,46 @@ class Importer:
 
     def _write(
         self,
-        pending: dict[str, _Pending],
+        pending: dict[str, Pending],
         before: dict[str, ManifestEntry],
         resolver: Resolver,
         options: ImportOptions,
         cancel: Callable[[], bool],
         outcome: ImportOutcome,
     ) -> Generator[IndexProgress, None, None]:
-        """Derive edges, embed and write the pending notes in batches."""
-        summary = outcome.summary
-        batch: list[tuple[NoteRecord, list[Chunk]]] = []
+        """Stage 2: derive the pending notes' edges, embed and write them (`BatchWriter`)."""
+        writer = BatchWriter(
+            self.store,
+            self.embedder,
+            {note_id: entry.chunk_count for note_id, entry in before.items()},
+            reuse=not options.force,
+            purge=options.purge_before_upsert,
+            worker=options.embed_worker,
+        )
+        records = ((self._record(item, resolver), item.chunks) for item in pending.values())
+        chunks = sum(len(item.chunks) for item in pending.values())
+        try:
+            yield from writer.run(records, len(pending), chunks, cancel)
+        finally:
+            summary = outcome.summary
+            summary.cancelled = summary.cancelled or writer.cancelled
+            summary.reused_vectors += writer.reused_vectors
+            outcome.written += writer.written
+            summary.changed += sum(1 for r in writer.written if r.note.note_id in before)
+            summary.added += sum(1 for r in writer.written if r.note.note_id not in before)
 
-        def flush() -> None:
-            texts = [embedding_text(r.note, c) for r, chunks in batch for c in chunks]
-            keys = [text_key(self.embedder, text) for text in texts]
-            edited = [r.note.note_id for r, _ in batch if r.note.note_id in before]
-            known = {} if options.force or not edited else self.store.known_vectors(edited)
-            vectors = embed_new(self.embedder, texts, keys, known)
-            summary.reused_vectors += sum(1 for key in keys if key in known)
-            items, row = [], 0
-            for record, chunks in batch:
-                items.append((record, chunks, vectors[row : row + len(chunks)]))
-                row += len(chunks)
-            old_counts = {
-                r.note.note_id: before[r.note.note_id].chunk_count
-                for r, _ in batch
-                if r.note.note_id in before
-            }
-            ids = [c.chunk_id for _, chunks in batch for c in chunks]
-            self.store.write_notes(
-                items, old_counts, options.purge_before_upsert, dict(zip(ids, keys))
-            )
-            for record, _ in batch:
-                outcome.written.append(record)
-                if record.note.note_id in before:
-                    summary.changed += 1
-                else:
-                    summary.added += 1
-            batch.clear()
-
-        total = len(pending)
-        for done, item in enumerate(pending.values(), start=1):
-            if cancel():
-                summary.cancelled = True
-                break
-            spec = self.registry.spec(item.note.type)
-            record = NoteRecord(
-                note=item.note,
-                mtime_ns=item.stat[0],
-                size=item.stat[1],
-                chunk_count=len(item.chunks),
-                retriever_weight=spec.retriever_weight,
-                chunk_profile=spec.chunk_profile,
-                fingerprint=self._fingerprint(item.note.type),
-                headings=headings_of(item.chunks),
-                edges=derive_edges(item.note, item.chunks, self.registry, resolver, self.kinds),
-                indexed_at=time.time(),
-            )
-            batch.append((record, item.chunks))
-            if sum(len(c) for _, c in batch) >= EMBED_BATCH_CHUNKS:
-                flush()
-            yield IndexProgress(done, total, item.note.path, "embed")
-        if batch:
-            flush()
+    def _record(self, item: Pending, resolver: Resolver) -> NoteRecord:
+        """The note's record as it is written, with its edges derived."""
+        spec = self.registry.spec(item.note.type)
+        return NoteRecord(
+            note=item.note,
+            mtime_ns=item.stat[0],
+            size=item.stat[1],
+            chunk_count=len(item.chunks),
+            retriever_weight=spec.retriever_weight,
+            chunk_profile=spec.chunk_profile,
+            fingerprint=self._fingerprint(item.note.type),
+            headings=headings_of(item.chunks),
+            edges=derive_edges(item.note, item.chunks, self.registry, resolver, self.kinds),
+            indexed_at=time.time(),
+        )

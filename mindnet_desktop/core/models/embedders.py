@@ -69,6 +69,13 @@ class _PackagedEmbedder:
     def _load(self) -> Any:
         raise NotImplementedError
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Its settings without the loaded model (an embedding process loads its own)."""
+        return {"threads": self.threads}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["threads"])  # type: ignore[misc]
+
     @property
     def loaded(self) -> bool:
         """The model's weights are in memory (loading is lazy: the first embedding)."""
