@@ -31,6 +31,7 @@ from mindnet_desktop.core.models.embedders import Embedder, EmbedderError
 
 # Below this many texts a child is not worth its start (~1 s: Python, NumPy, the model).
 WORKER_MIN_TEXTS = 512
+CHILD_NICENESS = 5
 
 
 class Embedding(Protocol):
@@ -186,6 +187,10 @@ def serve(inbox: Any, outbox: Any) -> None:
 
 
 if __name__ == "__main__":
+    if hasattr(os, "nice"):
+        # Below the parent: when the cores are short, the importer's writes and the app's
+        # GUI thread run first (they are short; embedding takes whatever is left).
+        os.nice(CHILD_NICENESS)
     # Frames go over a private copy of stdout; what libraries print goes to stderr.
     outbox = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
