@@ -122,8 +122,8 @@ def noop(run: BenchRun) -> None:
 
 def edit(run: BenchRun, trials: int = 3) -> None:
     """Append a sentence with a new word to one note while `mindnet watch` would run (the
-    watcher with its default debounce, 0.5 s): seconds from the write until search finds it."""
-    from mindnet_desktop.core.ingest.watcher import VaultWatcher
+    watcher with its default debounce): seconds from the write until search finds it."""
+    from mindnet_desktop.core.ingest.watcher import DEBOUNCE, VaultWatcher
 
     rng = random.Random(11)
     times, imports = [], []
@@ -140,7 +140,7 @@ def edit(run: BenchRun, trials: int = 3) -> None:
             with lock:
                 mn.save_snapshots()
 
-        watcher = VaultWatcher(mn.vault, on_change, 0.5, on_idle=on_idle)
+        watcher = VaultWatcher(mn.vault, on_change, DEBOUNCE, on_idle=on_idle)
         watcher.start()  # reconciles first, as `mindnet watch` does
         try:
             poll(lambda: watcher.runs >= 1, 600, 0.05)
@@ -164,7 +164,7 @@ def edit(run: BenchRun, trials: int = 3) -> None:
             "edit one note → searchable (watcher, median)", round(seconds, 3), "s",
             goal="< 1 s", ok=seconds < 1.0,
             detail={"trials_s": [round(t, 3) for t in times], "import_work_s": work,
-                    "debounce_s": 0.5},
+                    "debounce_s": DEBOUNCE},
         )
     )  # fmt: skip
 

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from mindnet_desktop.cli.common import EXIT_USAGE, CliError, print_json, user_message
+from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 
 
 def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
@@ -70,7 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
         "watch", parents=[common], help="import, then keep the index in step with the vault"
     )
     watch.add_argument(
-        "--debounce", type=float, default=0.5, help="seconds of quiet before importing"
+        "--debounce",
+        type=float,
+        default=DEBOUNCE,
+        help=f"seconds of quiet before importing (default {DEBOUNCE})",
     )
 
     sub.add_parser("notes", parents=[common], help="list notes")

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from mindnet_desktop.core.domain import ImportSummary, IndexProgress, drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
@@ -74,7 +75,7 @@ class VaultIndexer(QObject):
     _vault_seen = Signal(bool)  # from the watcher thread: the vault folder is there or gone
 
     def __init__(
-        self, host: ServiceHost, debounce: float = 0.5, parent: QObject | None = None
+        self, host: ServiceHost, debounce: float = DEBOUNCE, parent: QObject | None = None
     ) -> None:
         super().__init__(parent)
         self.host = host

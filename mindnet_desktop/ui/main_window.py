@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from mindnet_desktop.core.config.retriever import load_retriever_config
 from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.chat_panel import ChatPanel
@@ -74,7 +75,7 @@ class MainWindow(QMainWindow):
         location: VaultLocation | None = None,
         embedder_factory: EmbedderFactory | None = None,
         example_vault: Path | None = None,
-        debounce: float = 0.5,
+        debounce: float = DEBOUNCE,
     ) -> None:
         super().__init__()
         self.settings = settings
