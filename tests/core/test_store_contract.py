@@ -7,6 +7,7 @@ so a nearest-chunk query uses a stored chunk's own vector (similarity 1 to itsel
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 
 from mindnet_desktop.core.domain import Chunk, Edge, Note
 from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.store import chroma_codec as codec
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.protocol import CandidateFilter, NoteRecord, Store
 
@@ -78,6 +80,7 @@ class StoreContract:
         got, want = records["Support/Papier"], PAPER[0]
         assert got.note.title == want.note.title and got.note.tags == want.note.tags
         assert got.note.aliases == want.note.aliases and got.note.status == "active"
+        assert got.note.body == want.note.body and got.edges == want.edges
         assert (got.mtime_ns, got.size, got.chunk_count) == (want.mtime_ns, want.size, 2)
         assert got.retriever_weight == 0.6 and got.headings == want.headings
         assert got.edges == want.edges and got.indexed_at == want.indexed_at
@@ -186,3 +189,37 @@ class TestChromaStore(StoreContract):
         chroma = ChromaStore(tmp_path / "data", EMBEDDER)
         yield chroma
         chroma.close()
+
+    def test_rows_written_before_packing_read_as_they_were(self, tmp_path: Path) -> None:
+        """Guards indexes built by earlier versions (a key per field, the text as Chroma's
+        document): they read back as the packed rows do, and a note written again is packed
+        (shown to fail by reading only packed rows in `codec.unpack`)."""
+        packed, old = ChromaStore(tmp_path / "a", EMBEDDER), ChromaStore(tmp_path / "b", EMBEDDER)
+        keys = {c.chunk_id: f"key-{c.chunk_id}" for c in PAPER[1]}
+        packed.write_notes([PAPER, TONER], text_keys=keys)
+        for collection, rows in (
+            (old._notes, packed._notes.get(include=["metadatas", "embeddings"])),  # noqa: SLF001
+            (old._chunks, packed._chunks.get(include=["metadatas", "embeddings"])),  # noqa: SLF001
+        ):
+            unpacked = [codec.unpack(meta, None) for meta in rows["metadatas"]]
+            collection.add(
+                ids=rows["ids"],
+                documents=[fields.pop(codec.TEXT) for fields in unpacked],
+                metadatas=[  # as the codec wrote them: lists and mappings as JSON text
+                    {k: json.dumps(v) if isinstance(v, (list, dict)) else v for k, v in f.items()}
+                    for f in unpacked
+                ],
+                embeddings=rows["embeddings"],
+            )
+        old.rebuild_lexical()
+        assert old.note_records() == packed.note_records()
+        assert old.chunks("Support/Papier") == packed.chunks("Support/Papier") == PAPER[1]
+        ids = ["Support/Papier#2", "Support/Toner#1"]
+        assert old.chunk_rows(ids) == packed.chunk_rows(ids)
+        assert list(old.known_vectors(["Support/Papier"])) == sorted(keys.values())
+        assert old.lexical_search("Walze", 5)[0][0] == "Support/Papier#2"
+        old.write_notes([TONER], {"Support/Toner": 1})
+        assert codec.PACKED in old._chunks.get(ids=["Support/Toner#1"])["metadatas"][0]  # noqa: SLF001
+        assert old.note_records() == packed.note_records()
+        packed.close()
+        old.close()

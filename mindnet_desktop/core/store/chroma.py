@@ -184,20 +184,17 @@ class ChromaStore:
             ]
             if stale:
                 self._chunks.delete(ids=stale)
-        ids, docs, metas, vecs = [], [], [], []
+        ids, metas, vecs = [], [], []
+        text_keys = text_keys or {}
         for record, chunks, vectors in items:
             for chunk, vector in zip(chunks, vectors):
                 ids.append(chunk.chunk_id)
-                docs.append(chunk.text)
-                metas.append(codec.chunk_metadata(record, chunk))
-                if text_keys and chunk.chunk_id in text_keys:
-                    metas[-1][codec.TEXT_KEY] = text_keys[chunk.chunk_id]
+                metas.append(codec.chunk_metadata(record, chunk, text_keys.get(chunk.chunk_id)))
                 vecs.append(vector)
         for start in range(0, len(ids), WRITE_BATCH):
             end = start + WRITE_BATCH
             self._chunks.upsert(
                 ids=ids[start:end],
-                documents=docs[start:end],
                 metadatas=metas[start:end],
                 embeddings=np.asarray(vecs[start:end]),
             )
@@ -209,7 +206,6 @@ class ChromaStore:
             batch = items[start : start + NOTE_BATCH]
             self._notes.upsert(
                 ids=[record.note.note_id for record, _, _ in batch],
-                documents=[record.note.body or record.note.title for record, _, _ in batch],
                 metadatas=[codec.note_metadata(record) for record, _, _ in batch],
                 embeddings=np.asarray(note_vecs[start : start + NOTE_BATCH]),
             )
@@ -234,7 +230,7 @@ class ChromaStore:
             if embeddings is None:
                 continue
             for meta, vector in zip(got["metadatas"] or [], embeddings):
-                key = (meta or {}).get(codec.TEXT_KEY)
+                key = codec.text_key_of(meta)
                 if key:
                     known[key] = np.asarray(vector, dtype=np.float32)
         return known
