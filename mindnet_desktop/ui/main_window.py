@@ -33,13 +33,7 @@ from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.graph_view import GraphView
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.index_panel import IndexPanel
-from mindnet_desktop.ui.indexing import (
-    ERROR,
-    IMPORTING,
-    STOPPED,
-    IndexStats,
-    VaultIndexer,
-)
+from mindnet_desktop.ui.indexing import ERROR, IMPORTING, STOPPED, IndexStats, VaultIndexer
 from mindnet_desktop.ui.main_menu import build_menus
 from mindnet_desktop.ui.note_preview import PreviewDock
 from mindnet_desktop.ui.probe_dialog import QualityDialog, open_quality_dialog
