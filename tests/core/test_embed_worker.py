@@ -107,8 +107,9 @@ def test_the_child_exits_when_its_parent_is_killed(tmp_path: Path):
     pytest.fail("the embedding process outlived its killed parent by 10 s")
 
 
-def test_small_imports_embed_in_process_and_large_ones_in_a_child():
-    """Guards the choice: a one-note edit must not pay a process start."""
+def test_small_imports_embed_in_process_and_large_ones_in_a_child(monkeypatch):
+    """Guards the choice: a one-note edit must not pay a process start, and a frozen app
+    (no interpreter for `python -m`) embeds in-process (shown to fail without the check)."""
     small = open_embedding(UseEmbedder(), 10)
     large = open_embedding(HashEmbedder(), 10_000)
     try:
@@ -117,6 +118,8 @@ def test_small_imports_embed_in_process_and_large_ones_in_a_child():
     finally:
         small.close()
         large.close()
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert not isinstance(open_embedding(HashEmbedder(), 10_000), EmbeddingWorker)
 
 
 def test_an_import_through_the_child_gives_every_chunk_the_vector_of_its_own_text(

@@ -152,7 +152,9 @@ def open_embedding(embedder: Embedder, texts: int, worker: bool | None = None) -
     """A child process for `texts` passages or more (`worker=None`: from WORKER_MIN_TEXTS
     on), else in-process."""
     if worker is None:
-        worker = texts >= WORKER_MIN_TEXTS and (os.cpu_count() or 1) > 1
+        # A frozen app (PyInstaller) has no interpreter to run `python -m` with.
+        frozen = getattr(sys, "frozen", False)
+        worker = texts >= WORKER_MIN_TEXTS and (os.cpu_count() or 1) > 1 and not frozen
     return EmbeddingWorker(embedder) if worker else InProcess(embedder)
 
 
