@@ -40,13 +40,19 @@ def test_no_module_over_400_lines() -> None:
     assert long == {}
 
 
+# Documented public functions of the standard library whose names start with "_".
+STDLIB_PUBLIC = {"os._exit"}
+
+
 def private_reads(source: str) -> list[str]:
     """`obj._name` where `obj` is not self/cls and `_name` is not defined in this module."""
     own = set(DEFINED_HERE.findall(source))
     return [
         f"{owner}.{name}"
         for owner, name in PRIVATE_USE.findall(source)
-        if owner.split(".")[0] not in ("self", "cls") and name not in own
+        if owner.split(".")[0] not in ("self", "cls")
+        and name not in own
+        and f"{owner}.{name}" not in STDLIB_PUBLIC
     ]
 
 
@@ -54,6 +60,7 @@ def test_the_check_sees_a_private_read() -> None:
     assert private_reads("def f(mn):\n    return mn.store._chunks\n") == ["mn.store._chunks"]
     assert private_reads("class A:\n    def f(self):\n        return self._x\n") == []
     assert private_reads("self._x = 1\ndef g(other):\n    return other._x\n") == []
+    assert private_reads("import os\nos._exit(0)\nos._private\n") == ["os._private"]
 
 
 def test_no_private_attribute_of_another_module_is_read() -> None:

@@ -18,6 +18,11 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from mindnet_desktop.core.domain import ImportSummary, IndexProgress, drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
+from mindnet_desktop.core.service.import_child import (
+    CHILD_MIN_FILES,
+    files_to_import,
+    import_in_child,
+)
 from mindnet_desktop.core.service.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
@@ -109,9 +114,17 @@ class VaultIndexer(QObject):
             self.state_changed.emit(state)
 
     def import_now(
-        self, options: ImportOptions | None = None, then: Callable[[], None] | None = None
+        self,
+        options: ImportOptions | None = None,
+        then: Callable[[], None] | None = None,
+        small: bool = False,
     ) -> Job | None:
-        """Submit an import; `then` runs on the GUI thread once it finished (or failed)."""
+        """Submit an import; `then` runs on the GUI thread once it finished (or failed).
+
+        An import of `CHILD_MIN_FILES` files or more runs in a child process (`import_child`):
+        in this one, Chroma's writes and the parsing would hold the GIL from the GUI thread
+        for long stretches. `small`: known to be small (the watcher's), not counted.
+        """
         if self._closing:
             return None
         options = options or ImportOptions(sync_deletes=True)
@@ -134,7 +147,11 @@ class VaultIndexer(QObject):
                     job.report(progress)
 
             mn.defer_snapshots = True  # see save_snapshots
-            result = drain(mn.import_vault(options, cancel=job.cancelled), report)
+            if not small and files_to_import(mn, options) >= CHILD_MIN_FILES:
+                run = import_in_child(mn, options, job.cancelled)
+            else:
+                run = mn.import_vault(options, cancel=job.cancelled)
+            result = drain(run, report)
             outcome.append(result)
             return result
 
@@ -221,7 +238,7 @@ class VaultIndexer(QObject):
 
     @Slot(object)
     def _on_watch_request(self, done: threading.Event) -> None:
-        if self._closing or self.import_now(then=done.set) is None:
+        if self._closing or self.import_now(then=done.set, small=True) is None:
             done.set()
 
     @Slot(bool)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
+from mindnet_desktop.core.service.import_child import CHILD_MIN_FILES, import_in_child
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.ui.indexing import WATCHING
 
@@ -279,3 +280,33 @@ def test_cancel_stops_a_running_import_and_the_one_queued_behind_it(
     window.indexer.cancel()
     assert first.cancelled() and second.cancelled()
     qtbot.waitUntil(lambda: first.is_finished() and second.is_finished(), timeout=LONG)
+
+
+def test_a_large_import_runs_in_a_child_and_the_window_reads_its_result(
+    qtbot, make_window, tmp_path: Path, monkeypatch
+) -> None:
+    """Guards the app's choice of a child process for large imports (issue 14: Chroma's
+    writes and the parsing in the GUI's process held its GIL for long stretches): the
+    first import of a large vault runs in the child, the window then shows what it wrote,
+    and an edit seen by the watcher is imported here (shown to fail by never choosing the
+    child: `children` stays empty)."""
+    from mindnet_desktop.ui import indexing
+
+    children: list[object] = []
+
+    def spy(mn, options, cancel):  # type: ignore[no-untyped-def]
+        children.append(options)
+        return (yield from import_in_child(mn, options, cancel))
+
+    monkeypatch.setattr(indexing, "import_in_child", spy)
+    big = generate_vault(tmp_path / "big", CHILD_MIN_FILES + 20)
+    window = make_window()
+    window.open_vault(big)
+    wait_imported(qtbot, window)
+    assert len(children) == 1
+    notes, chunks, edges = store_counts(qtbot, window)
+    assert notes == CHILD_MIN_FILES + 20 and chunks >= notes and edges > 0
+    assert (window.stats.notes, window.stats.chunks) == (notes, chunks)
+    (big / "zz-new.md").write_text("# New\n\nA fresh note about quokkas.\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: window.stats.notes == notes + 1, timeout=LONG)
+    assert len(children) == 1  # the watcher's import ran here

@@ -28,7 +28,7 @@ from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.service.feedback import FeedbackIndex
-from mindnet_desktop.core.service.note_lookup import NotesView, find_note
+from mindnet_desktop.core.service.note_lookup import NotesView, find_note, show_note
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.lock import WriterLock
@@ -54,6 +54,8 @@ class Mindnet:
         lazy_store: A reader opens the store only when first used: a graph query answered
             from the snapshots then never imports chromadb (~1.5 s of CPU at start); the
             store's checks (corruption, embedder) run only when it is opened.
+        writer_lock: A writer lock held already (a child importing for its parent, see
+            `import_child`); implies `write`.
 
     After an import the records and graph snapshots are saved at once, unless
     `defer_snapshots` is set (a watcher, the app): then `save_snapshots` saves them when the
@@ -72,6 +74,7 @@ class Mindnet:
         replace_embedder: bool = False,
         chroma_url: str | None = None,
         lazy_store: bool = False,
+        writer_lock: WriterLock | None = None,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -79,6 +82,7 @@ class Mindnet:
         self.data_dir = resolve_data_dir(data_dir, self.vault)
         explicit = resolve_config_dir(config_dir)
         # The vault's own config: the override dir, else a folder in its data dir.
+        self.config_override = explicit
         self.config_dir = explicit or self.data_dir / "config"
         # Config files are looked up there first, then in the bundled config.
         self.config_lookup = explicit or (self.config_dir if self.config_dir.is_dir() else None)
@@ -88,9 +92,11 @@ class Mindnet:
         self._decision_engine: DecisionEngine | None = None
         self.query_log = QueryLog(self.data_dir)
         self.embedder = embedder or make_embedder()
-        self._lock = WriterLock(self.data_dir) if write else None
+        self._lock = writer_lock or (WriterLock(self.data_dir) if write else None)
+        write = write or writer_lock is not None
         if self._lock:
-            self._lock.acquire()
+            if not self._lock.held:
+                self._lock.acquire()
             # A note write killed halfway (an edge being created) left its temp file.
             clean_interrupted_edit(self.data_dir / EDIT_JOURNAL, self.vault)
         self._store: ChromaStore | None = None
@@ -141,6 +147,28 @@ class Mindnet:
                 self._lock.release()
                 self._lock = None
             gc.unfreeze()  # the snapshots' objects (frozen when loaded) can be collected again
+
+    def release_index(self) -> WriterLock:
+        """Close the store and forget what was read from the index, keeping the writer lock
+        (returned, to hand down): another process writes the index for this one now
+        (`import_child`); everything is read anew when next used."""
+        if self._lock is None:
+            raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
+        self.save_snapshots()
+        store, self._store = self._store, None
+        self._records = self._graph = self._vocabulary = self._names = None
+        self._note_vectors = None
+        if store is not None:
+            store.release()
+        return self._lock
+
+    def reread_index(self) -> None:
+        """After another process wrote the index (`release_index`): read it anew."""
+        self.release_index()
+        self.manifest = Manifest(self.data_dir / "manifest.json")
+        self.overlay = EdgeOverlay(self.data_dir)
+        self.feedback = FeedbackIndex(self)
+        gc.unfreeze()  # the old snapshots' objects can go
 
     def __enter__(self) -> Mindnet:
         return self
@@ -369,18 +397,4 @@ class Mindnet:
 
     def show(self, ref: str) -> dict[str, Any]:
         """A note with its chunks, the edges it owns and the edges pointing at it."""
-        record = self.find_note(ref)
-        note_id = record.note.note_id
-        edges = self.edges(include_deleted=True)  # with `deleted` set from the overlay
-        own = [e for e in edges if e.note_id == note_id]
-        incoming = [
-            e
-            for e in edges
-            if e.target_note_id == note_id and e.note_id != note_id and e.provenance != "structure"
-        ]
-        return {
-            "record": record,
-            "chunks": self.store.chunks(note_id),
-            "edges": own,
-            "incoming": incoming,
-        }
+        return show_note(self, ref)

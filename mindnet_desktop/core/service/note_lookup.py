@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.store.protocol import NoteRecord
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.service.mindnet import Mindnet
 
 
 class NotesView(Mapping[str, Note]):
@@ -52,3 +56,22 @@ def find_note(records: Mapping[str, NoteRecord], ref: str) -> NoteRecord:
         if hits:
             return hits[0]
     raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
+
+
+def show_note(mn: Mindnet, ref: str) -> dict[str, Any]:
+    """A note with its chunks, the edges it owns and the edges pointing at it."""
+    record = mn.find_note(ref)
+    note_id = record.note.note_id
+    edges = mn.edges(include_deleted=True)  # with `deleted` set from the overlay
+    own = [e for e in edges if e.note_id == note_id]
+    incoming = [
+        e
+        for e in edges
+        if e.target_note_id == note_id and e.note_id != note_id and e.provenance != "structure"
+    ]
+    return {
+        "record": record,
+        "chunks": mn.store.chunks(note_id),
+        "edges": own,
+        "incoming": incoming,
+    }

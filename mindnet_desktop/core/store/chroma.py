@@ -263,6 +263,13 @@ class ChromaStore:
     def close(self) -> None:
         self.lexical.close()
 
+    def release(self) -> None:
+        """Close, and let go of the embedded Chroma client: it keeps the index in memory, so
+        a store opened again after another process wrote it must not reuse it."""
+        self.close()
+        if self.server is None:
+            self._client.close()  # stops Chroma's shared system once no client uses it
+
     def chunks(self, note_id: str) -> list[Chunk]:
         got = self._chunks.get(where={"note_id": note_id}, include=["metadatas", "documents"])
         chunks = [

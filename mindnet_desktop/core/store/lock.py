@@ -18,6 +18,28 @@ class WriterLock:
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / "writer.lock"
         self._fd: int | None = None
+        self._shared = False  # inherited from the process that locked it (`inherited`)
+
+    @classmethod
+    def inherited(cls, data_dir: Path, fd: int) -> WriterLock:
+        """The lock a parent process holds, passed down as the open file `fd` (a child that
+        writes for its parent, see `import_child`): held at once; `release` only closes the
+        file, so the parent keeps its lock."""
+        lock = cls(data_dir)
+        mine, given = os.stat(lock.path), os.fstat(fd)
+        if (mine.st_dev, mine.st_ino) != (given.st_dev, given.st_ino):
+            raise DataDirLockedError(f"The lock handed down is not the one of {data_dir}.")
+        lock._fd, lock._shared = fd, True
+        return lock
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    @property
+    def fileno(self) -> int | None:
+        """The locked file (to hand down to a child process), None when not held."""
+        return self._fd
 
     def acquire(self) -> None:
         import fcntl
@@ -41,7 +63,8 @@ class WriterLock:
         if self._fd is not None:
             import fcntl
 
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            if not self._shared:  # unlocking a shared file would unlock it for the parent
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
 
