@@ -11,7 +11,11 @@ import pytest
 
 from mindnet_desktop.bench.intents import IntentQuestion, evaluate_intents, intents_table
 from mindnet_desktop.core.chat.intent import EmbeddingSettings, load_decision_engine
-from mindnet_desktop.core.chat.intent_embed import IntentClassifier, load_intent_examples
+from mindnet_desktop.core.chat.intent_embed import (
+    IntentClassifier,
+    IntentExamples,
+    load_intent_examples,
+)
 from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 from mindnet_desktop.core.models.embedders import HashEmbedder, UseEmbedder
 from mindnet_desktop.core.service.ask import prepare
@@ -100,6 +104,11 @@ def test_the_fit_is_cached_and_read_back_without_embedding(tmp_path: Path):
     assert math.isclose(sum(math.exp(v) for v in scores.values()), 1.0, rel_tol=1e-6)
     other = IntentClassifier(examples, HashEmbedder(), 0.1, tmp_path)
     assert other.key != first.key  # another regularisation is another fit
+    edited = IntentExamples(examples.examples, examples.text + "\n# one more example\n")
+    changed = IntentClassifier(edited, HashEmbedder(), 0.01, tmp_path)
+    assert changed.key != first.key
+    changed.scores("Was steht in meinen Notizen zum Urlaub?")
+    assert changed.embedder.calls == 2  # an edited examples file is fitted again, not read back
 
 
 def test_the_examples_are_parsed_again_only_when_their_file_changes(tmp_path: Path, monkeypatch):
