@@ -8,13 +8,19 @@ meaning.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, scan_vault
+from mindnet_desktop.core.models.embedders import HashEmbedder
 from mindnet_desktop.core.service.import_child import (
     ImportChildError,
     files_to_import,
@@ -160,3 +166,53 @@ def test_files_to_import_counts_what_an_import_would_read(vault, open_mindnet):
     first.write_text(first.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
     assert files_to_import(mn, ImportOptions()) == 4
     assert files_to_import(mn, ImportOptions(force=True)) == files + 3
+
+
+PARENT = """
+import sys
+from pathlib import Path
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.import_child import import_in_child
+from mindnet_desktop.core.service.mindnet import Mindnet
+mn = Mindnet(Path(sys.argv[1]), sys.argv[2], embedder=HashEmbedder(), write=True)
+for progress in import_in_child(mn, ImportOptions(sync_deletes=True)):
+    if progress.phase != "scan":
+        print(progress.done, flush=True)
+"""
+
+
+def test_a_parent_killed_mid_import_leaves_a_child_that_stops_and_a_store_that_converges(
+    tmp_path,
+):
+    """Guards a kill -9 of the app while its child imports: the child notices that its
+    parent is gone (its stdin closes; its next progress report fails), stops, lets the lock
+    go, and the next import ends equal to a fresh import (shown to fail by a child that
+    ignores both: it imports all 300 notes)."""
+    vault = generate_vault(tmp_path / "vault", 300)
+    data = tmp_path / "data-killed"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(vault), str(data)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
+    assert parent.stdout is not None and parent.stdout.readline()  # notes are being written
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with WriterLock(data):
+                break
+        except DataDirLockedError:
+            assert time.monotonic() < deadline, "the child still holds the lock"
+            time.sleep(0.2)
+    twin = tmp_path / "twin"
+    shutil.copytree(vault, twin)
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=True) as mn:
+        assert 0 < len(mn.store.note_records()) < 300  # the import stopped part-way
+        run_import(mn, sync_deletes=True)
+        with Mindnet(twin, tmp_path / "data-twin", embedder=HashEmbedder(), write=True) as fresh:
+            run_import(fresh, sync_deletes=True)
+            assert _state(mn) == _state(fresh)
