@@ -68,6 +68,13 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     expected = ("start → ready", "search + explain p95", "neighbours p95", "ask: time to first")
     for prefix in expected:
         assert any(name.startswith(prefix) for name in rows), prefix
+    app = rows["start → ready: app window usable"]  # a fresh app process, offscreen
+    assert (
+        0
+        < app["value"]
+        <= rows["start → ready: app window with the vault open and checked"]["value"]
+    )
+    assert app["detail"]["first_search_s"] > 0
     ask = next(r for name, r in rows.items() if name.startswith("ask: time to first"))
     assert ask["value"] > 0 and ask["baseline_value"] > 0
     assert "| figure | value | baseline |" in result["table"]
