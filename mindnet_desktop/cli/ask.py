@@ -150,5 +150,7 @@ COMMANDS = {
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_mindnet(args) as mn:
+    # A search or a question is answered from the chunk snapshot when it is in step (no
+    # chromadb to import); the store is opened when something else needs it.
+    with open_mindnet(args, lazy_store=args.command in ("search", "ask")) as mn:
         return COMMANDS[args.command](args, mn)

@@ -209,6 +209,6 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"unknown action '{args.action}'")
     write = args.command == "edge" or getattr(args, "action", None) == "add"
     # Graph-only commands start from the snapshots without opening the store.
-    lazy = not write and args.command in ("neighbors", "traverse", "edge-types", "audit")
+    lazy = not write and args.command in ("neighbors", "traverse", "edge-types", "audit", "rag")
     with open_mindnet(args, write=write, lazy_store=lazy) as mn:
         return COMMANDS[args.command](args, mn)

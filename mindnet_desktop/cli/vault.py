@@ -18,6 +18,7 @@ from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.protocol import NoteRecord, note_fields
 from mindnet_desktop.core.store.rebuild import move_index_aside
@@ -55,7 +56,13 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"mindnet: the old index was moved to {moved}", file=sys.stderr)
     with open_mindnet(args, write=True) as mn:
         show = not args.json and not args.no_progress and sys.stderr.isatty()
-        summary = drive(mn.import_vault(options), show).summary
+        before = mn.snapshots.signatures()[0]
+        outcome = drive(mn.import_vault(options), show)
+        summary = outcome.summary
+        # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py).
+        changed = {r.note.note_id for r in outcome.written} | set(outcome.deleted)
+        after = mn.snapshots.signatures()[0]
+        update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
     if args.json:
         print_json(summary.to_dict())
         return 0
@@ -81,6 +88,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     with open_mindnet(args, write=True) as mn:
         lock = threading.Lock()
         mn.defer_snapshots = True  # saved once the vault is quiet (and at exit)
+        mn.chunk_snapshot = True
 
         def on_idle() -> None:
             with lock:

@@ -28,13 +28,20 @@ from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.service.feedback import FeedbackIndex
-from mindnet_desktop.core.service.note_lookup import NotesView, find_note, show_note
+from mindnet_desktop.core.service.note_lookup import (
+    NotesView,
+    find_note,
+    nearest_notes,
+    show_note,
+)
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
+from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 from mindnet_desktop.core.store.query_log import QueryLog
+from mindnet_desktop.core.store.reader_store import open_store
 
 
 class Mindnet:
@@ -106,6 +113,7 @@ class Mindnet:
             # The store is opened (checked, mended) at once unless a reader asks for lazy;
             # after a reset the manifest describes vectors that are gone.
             eager = write or replace_embedder or not lazy_store
+            self._reader_snapshot = not eager  # a lazy reader may search the chunk snapshot
             if eager and self.store.reset:
                 self.manifest.invalidate()
         except Exception:
@@ -120,6 +128,7 @@ class Mindnet:
         self._note_vectors: tuple[list[str], Any] | None = None
         self.feedback = FeedbackIndex(self)  # the user's ratings, for the feedback term
         self.defer_snapshots = False
+        self.chunk_snapshot = False  # save_snapshots keeps it too (`mindnet watch`)
         self._snapshots_stale = False
 
     @property
@@ -127,9 +136,10 @@ class Mindnet:
         """The index's store (opened in the constructor unless `lazy_store`)."""
         if self._store is None:
             write, replace_embedder, server = self._store_options
-            self._store = ChromaStore(
-                self.data_dir, self.embedder, write, replace_embedder, server, self.vault
-            )
+            self._store = open_store(
+                self.data_dir, self.embedder, write, replace_embedder, server, self.vault,
+                self._signatures()[0] if self._reader_snapshot else None,
+            )  # fmt: skip
         return self._store
 
     def close(self) -> None:
@@ -156,8 +166,7 @@ class Mindnet:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
         self.save_snapshots()
         store, self._store = self._store, None
-        self._records = self._graph = self._vocabulary = self._names = None
-        self._note_vectors = None
+        self._records = self._graph = self._vocabulary = self._names = self._note_vectors = None
         if store is not None:
             store.release()
         return self._lock
@@ -272,19 +281,7 @@ class Mindnet:
         a filtered vector query in Chroma is far slower)."""
         if self._note_vectors is None:
             self._note_vectors = self.store.note_vectors()
-        ids, matrix = self._note_vectors
-        if not ids:
-            return []
-        scores = matrix @ vector
-        ranked = sorted(range(len(ids)), key=lambda i: -scores[i])
-        picked = []
-        for i in ranked:
-            record = self.records.get(ids[i])
-            if record and record.note.type in types and ids[i] not in exclude:
-                picked.append(ids[i])
-                if len(picked) == n:
-                    break
-        return picked
+        return nearest_notes(*self._note_vectors, self.records, vector, types, n, exclude)
 
     @property
     def decision_engine(self) -> DecisionEngine:
@@ -355,6 +352,8 @@ class Mindnet:
             return False
         self._snapshots_stale = False
         records_signature, graph_signature = self._signatures()
+        if self.chunk_snapshot:
+            keep_chunk_snapshot(self.data_dir, self.store, records_signature, self.embedder.name)
         if self._records is None or len(self._records) != self.store.counts()["notes"]:
             self._records, self._graph = None, None  # out of step: load anew when asked
             return True

@@ -75,3 +75,27 @@ def show_note(mn: Mindnet, ref: str) -> dict[str, Any]:
         "edges": own,
         "incoming": incoming,
     }
+
+
+def nearest_notes(
+    ids: list[str],
+    matrix: Any,
+    records: dict[str, NoteRecord],
+    vector: Any,
+    types: set[str],
+    n: int,
+    exclude: set[str],
+) -> list[str]:
+    """The `n` notes of `types` (not in `exclude`) whose vectors (`ids`, `matrix`) are the
+    most similar to `vector`."""
+    if not ids:
+        return []
+    scores = matrix @ vector
+    picked = []
+    for i in sorted(range(len(ids)), key=lambda i: -scores[i]):
+        record = records.get(ids[i])
+        if record and record.note.type in types and ids[i] not in exclude:
+            picked.append(ids[i])
+            if len(picked) == n:
+                break
+    return picked

@@ -7,7 +7,7 @@ parsing or embedding anything) and `mindnet_chunks` (the embedded chunks).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -300,6 +300,20 @@ class ChromaStore:
             (codec.chunk_row(meta, doc), 1.0 - float(d))
             for d, doc, meta in zip(got["distances"][0], got["documents"][0], got["metadatas"][0])
         ]
+
+    def chunk_pages(self, size: int = 2000) -> Iterator[tuple[list[str], Any, Any, Any]]:
+        """Every chunk (ids, metadatas, documents, vectors), `size` at a time: for the chunk
+        snapshot (`chunk_snapshot.py`); small pages let other threads run between calls."""
+        for offset in range(0, self._chunks.count(), size):
+            include: Any = ["metadatas", "documents", "embeddings"]
+            got = self._chunks.get(limit=size, offset=offset, include=include)
+            yield list(got["ids"]), got["metadatas"], got["documents"], got["embeddings"]
+
+    def chunks_of_notes(self, note_ids: list[str]) -> tuple[list[str], Any, Any, Any]:
+        """The chunks of `note_ids` (ids, metadatas, documents, vectors), as `chunk_pages`."""
+        include: Any = ["metadatas", "documents", "embeddings"]
+        got = self._chunks.get(where={"note_id": {"$in": note_ids}}, include=include)
+        return list(got["ids"]), got["metadatas"], got["documents"], got["embeddings"]
 
     def baseline_query(self, vector: np.ndarray, k: int) -> None:
         """A plain Chroma query of k chunks, nothing decoded: the baseline of `bench search`."""
