@@ -121,8 +121,22 @@ def test_the_reader_store_hands_the_rest_to_chroma(vault, tmp_path):
         note = sorted(reader.records)[0]
         assert isinstance(reader.store, ReaderStore)
         assert reader.show(note)["chunks"]
+        assert reader.store._store is not None  # Chroma was opened for that
+
+
+def test_note_vectors_from_the_snapshot_equal_the_stores(vault, tmp_path):
+    """Guards the note vectors a DECISION question ranks the injected notes by: from the
+    snapshot they equal Chroma's (the normalised mean of the note's chunks), so that no
+    chromadb is imported for them (shown to fail by an unnormalised mean)."""
+    data = tmp_path / "data"
+    _index(vault, data)
+    with _reader(vault, data) as reader, Mindnet(vault, data, embedder=HashEmbedder()) as full:
         ids, matrix = reader.store.note_vectors()
-        assert len(ids) == len(reader.records) == matrix.shape[0]
+        assert reader.store._store is None  # answered without Chroma
+        theirs = dict(zip(*full.store.note_vectors()))
+        assert sorted(ids) == sorted(theirs)
+        for note_id, vector in zip(ids, matrix):
+            np.testing.assert_allclose(vector, theirs[note_id], atol=1e-5)
 
 
 def test_watch_keeps_the_snapshot_with_its_deferred_snapshots(vault, tmp_path):

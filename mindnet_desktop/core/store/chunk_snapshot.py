@@ -92,6 +92,17 @@ class ChunkSnapshot:
             (codec.chunk_row(*self.rows[i]), float(scores[i])) for i in top if scores[i] != -np.inf
         ]
 
+    def note_vectors(self) -> tuple[list[str], np.ndarray]:
+        """Every note's vector as the store keeps it: the mean of its chunks', unit length."""
+        if not self.ids:
+            return [], np.zeros((0, self.matrix.shape[1] if self.matrix.ndim == 2 else 0))
+        notes, inverse = np.unique(np.asarray(self._note_ids, dtype=object), return_inverse=True)
+        order = np.argsort(inverse, kind="stable")
+        starts = np.searchsorted(inverse[order], np.arange(len(notes)))
+        sums = np.add.reduceat(np.asarray(self.matrix[order], dtype=np.float32), starts, axis=0)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        return [str(n) for n in notes], sums / np.where(norms == 0, 1.0, norms)
+
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         """The chunks of `ids` (with their vectors when asked; unknown ids left out)."""
         found = [(chunk_id, self.index[chunk_id]) for chunk_id in ids if chunk_id in self.index]

@@ -1,6 +1,7 @@
 """The store of a reader process that found a chunk snapshot in step (`chunk_snapshot.py`):
-vector queries and chunk rows from the snapshot, lexical queries from the lexical index, and
-Chroma opened only for what neither holds (a note's vector, its chunks for `show`, ...)."""
+vector queries, chunk rows and note vectors from the snapshot, lexical queries from the
+lexical index, and Chroma opened only for what neither holds (a note's chunks for `show`,
+the note records when no records snapshot is in step, ...)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,9 @@ class ReaderStore:
 
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         return self.snapshot.chunk_rows(ids, vectors)
+
+    def note_vectors(self) -> tuple[list[str], np.ndarray]:
+        return self.snapshot.note_vectors()
 
     def lexical_search(
         self, query: str, k: int, only: CandidateFilter | None = None
