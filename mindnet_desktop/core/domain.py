@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, field, fields
@@ -171,6 +172,23 @@ def drain(gen: Generator[Y, None, R], on_item: Callable[[Y], object] | None = No
             return stop.value
         if on_item is not None:
             on_item(item)
+
+
+def throttled(
+    report: Callable[[IndexProgress], object], interval: float
+) -> Callable[[IndexProgress], None]:
+    """`report`, called at most every `interval` seconds, but always for a new phase and for
+    a phase's last item (each report costs its receiver: a GUI thread, a pipe)."""
+    last, phase = 0.0, ""
+
+    def maybe(progress: IndexProgress) -> None:
+        nonlocal last, phase
+        now = time.monotonic()
+        if now - last > interval or progress.phase != phase or progress.done == progress.total:
+            last, phase = now, progress.phase
+            report(progress)
+
+    return maybe
 
 
 @dataclass

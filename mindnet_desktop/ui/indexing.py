@@ -8,14 +8,13 @@ the service only ever runs on the host's thread.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from mindnet_desktop.core.domain import ImportSummary, IndexProgress, drain
+from mindnet_desktop.core.domain import ImportSummary, drain, throttled
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 from mindnet_desktop.core.service.import_child import (
@@ -131,21 +130,9 @@ class VaultIndexer(QObject):
         outcome: list[ImportOutcome] = []
 
         def run_import(mn: Mindnet, job: Job) -> ImportOutcome | None:
-            # Driven here (not by Job) so a cancel stops the importer cleanly between files.
-            last, phase = 0.0, ""
-
-            def report(progress: IndexProgress) -> None:
-                nonlocal last, phase
-                now = time.monotonic()
-                # At most ~20 updates a second (each one costs the GUI thread the GIL).
-                if (
-                    now - last > PROGRESS_INTERVAL
-                    or progress.phase != phase
-                    or progress.done == progress.total
-                ):
-                    last, phase = now, progress.phase
-                    job.report(progress)
-
+            # Driven here (not by Job) so a cancel stops the importer cleanly between files;
+            # at most ~20 updates a second (each one costs the GUI thread the GIL).
+            report = throttled(job.report, PROGRESS_INTERVAL)
             mn.defer_snapshots = True  # see save_snapshots
             if not small and files_to_import(mn, options) >= CHILD_MIN_FILES:
                 run = import_in_child(mn, options, job.cancelled)

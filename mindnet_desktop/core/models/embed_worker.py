@@ -189,12 +189,17 @@ def serve(inbox: Any, outbox: Any) -> None:
             return
 
 
-if __name__ == "__main__":
+def child_outbox(niceness: int) -> Any:
+    """In a child process: run `niceness` below the parent and return the stream for frames
+    to the parent, a private copy of stdout (what libraries print goes to stderr)."""
     if hasattr(os, "nice"):
-        # Below the parent: when the cores are short, the importer's writes and the app's
-        # GUI thread run first (they are short; embedding takes whatever is left).
-        os.nice(CHILD_NICENESS)
-    # Frames go over a private copy of stdout; what libraries print goes to stderr.
+        os.nice(niceness)
     outbox = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin.buffer, outbox)
+    return outbox
+
+
+if __name__ == "__main__":
+    # Below the parent: when the cores are short, the importer's writes and the app's GUI
+    # thread run first (they are short; embedding takes whatever is left).
+    serve(sys.stdin.buffer, child_outbox(CHILD_NICENESS))

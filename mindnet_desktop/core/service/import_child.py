@@ -28,18 +28,17 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 import traceback
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mindnet_desktop.core.domain import ImportSummary, IndexProgress
+from mindnet_desktop.core.domain import ImportSummary, IndexProgress, throttled
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome, scan_vault
 from mindnet_desktop.core.ingest.manifest import type_fingerprint
-from mindnet_desktop.core.models.embed_worker import receive_frame, send_frame
+from mindnet_desktop.core.models.embed_worker import child_outbox, receive_frame, send_frame
 from mindnet_desktop.core.models.embedders import Embedder
 
 if TYPE_CHECKING:
@@ -205,19 +204,7 @@ def serve(inbox: Any, outbox: Any) -> None:
         stop.set()
 
     threading.Thread(target=listen, daemon=True).start()
-    last = 0.0
-    phase = ""
-
-    def report(progress: IndexProgress) -> None:
-        nonlocal last, phase
-        now = time.monotonic()
-        if (
-            now - last > PROGRESS_INTERVAL
-            or progress.phase != phase
-            or (progress.done == progress.total)
-        ):
-            last, phase = now, progress.phase
-            send_frame(outbox, ("progress", progress))
+    report = throttled(lambda p: send_frame(outbox, ("progress", p)), PROGRESS_INTERVAL)
 
     try:
         lock = WriterLock.inherited(spec.data_dir, spec.lock_fd)
@@ -243,11 +230,7 @@ def serve(inbox: Any, outbox: Any) -> None:
 
 
 if __name__ == "__main__":
-    if hasattr(os, "nice"):
-        os.nice(CHILD_NICENESS)
-    # Frames go over a private copy of stdout; what libraries print goes to stderr.
-    frames = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    frames = child_outbox(CHILD_NICENESS)
     serve(sys.stdin.buffer, frames)
     with contextlib.suppress(OSError):
         frames.close()

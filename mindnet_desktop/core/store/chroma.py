@@ -17,7 +17,7 @@ from mindnet_desktop.core.domain import Chunk
 from mindnet_desktop.core.models.embedders import Embedder, chroma_embedding_function
 from mindnet_desktop.core.store import chroma_codec as codec
 from mindnet_desktop.core.store.chroma_server import ChromaServer, RetryingCollection
-from mindnet_desktop.core.store.lexical import LexicalIndex
+from mindnet_desktop.core.store.lexical import LexicalIndex, LexicalQueries
 from mindnet_desktop.core.store.protocol import (
     CandidateFilter,
     ChunkRow,
@@ -36,7 +36,7 @@ WRITE_BATCH = 32
 NOTE_BATCH = 16
 
 
-class ChromaStore:
+class ChromaStore(LexicalQueries):
     """The Chroma-backed store of one vault, in `data_dir/chroma`.
 
     The lexical index (`data_dir/lexical`) is written with the chunks, note by note.
@@ -347,15 +347,3 @@ class ChromaStore:
                 zip(got["ids"], got["documents"], got["metadatas"])
             )
         }
-
-    def lexical_search(
-        self, query: str, k: int, only: CandidateFilter | None = None
-    ) -> list[tuple[str, float]]:
-        types, note_ids = (only.types, only.note_ids) if only else (None, None)
-        return self.lexical.search(query, k, types, note_ids)
-
-    def term_coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
-        return self.lexical.coverage(query, chunk_ids)
-
-    def matched_terms(self, query: str, fields: Mapping[str, str]) -> dict[str, list[str]]:
-        return self.lexical.matched(query, dict(fields))

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.store.protocol import CandidateFilter
 from mindnet_desktop.core.store.rebuild import REBUILD_HINT
 from mindnet_desktop.core.store.stopwords import STOP_WORDS, is_stop_word
 
@@ -268,3 +269,21 @@ class LexicalIndex:
                 # the error would hold the index's lock, and the next import in this process
                 # would find it "open for writing in another process".
                 self._writer = None
+
+
+class LexicalQueries:
+    """The `Store` protocol's lexical queries, over a store's `lexical` index."""
+
+    lexical: LexicalIndex
+
+    def lexical_search(
+        self, query: str, k: int, only: CandidateFilter | None = None
+    ) -> list[tuple[str, float]]:
+        types, note_ids = (only.types, only.note_ids) if only else (None, None)
+        return self.lexical.search(query, k, types, note_ids)
+
+    def term_coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
+        return self.lexical.coverage(query, chunk_ids)
+
+    def matched_terms(self, query: str, fields: Mapping[str, str]) -> dict[str, list[str]]:
+        return self.lexical.matched(query, dict(fields))

@@ -5,7 +5,7 @@ the note records when no records snapshot is in step, ...)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -15,11 +15,11 @@ from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.chunk_snapshot import ChunkSnapshot
-from mindnet_desktop.core.store.lexical import LexicalIndex
+from mindnet_desktop.core.store.lexical import LexicalIndex, LexicalQueries
 from mindnet_desktop.core.store.protocol import CandidateFilter, ChunkRow
 
 
-class ReaderStore:
+class ReaderStore(LexicalQueries):
     """Answers a search without chromadb; anything else goes to the store `open_store`
     opens (once, when first needed)."""
 
@@ -28,10 +28,10 @@ class ReaderStore:
     def __init__(
         self, data_dir: Path, snapshot: ChunkSnapshot, open_store: Callable[[], Any]
     ) -> None:
+        self._open_store = open_store  # first: `__getattr__` must find both
+        self._store: Any = None
         self.snapshot = snapshot
         self.lexical = LexicalIndex(data_dir / "lexical", False)
-        self._open_store = open_store
-        self._store: Any = None
 
     def __getattr__(self, name: str) -> Any:
         # Only for attributes not defined here: the full store, opened on first use.
@@ -54,18 +54,6 @@ class ReaderStore:
 
     def note_vectors(self) -> tuple[list[str], np.ndarray]:
         return self.snapshot.note_vectors()
-
-    def lexical_search(
-        self, query: str, k: int, only: CandidateFilter | None = None
-    ) -> list[tuple[str, float]]:
-        types, note_ids = (only.types, only.note_ids) if only else (None, None)
-        return self.lexical.search(query, k, types, note_ids)
-
-    def term_coverage(self, query: str, chunk_ids: Iterable[str]) -> dict[str, float]:
-        return self.lexical.coverage(query, chunk_ids)
-
-    def matched_terms(self, query: str, fields: Mapping[str, str]) -> dict[str, list[str]]:
-        return self.lexical.matched(query, dict(fields))
 
     def close(self) -> None:
         self.lexical.close()
