@@ -13,7 +13,9 @@ The routers are scored on the same questions:
 - `combined_model`: the same, the model when unsure (`unsure: model` in the config).
 
 Reported per router: accuracy, the confusion matrix (gold intent → routed intent) and, for
-the fast path, its coverage (the share of questions a keyword decides).
+the fast path, its coverage (the share of questions a keyword decides). A second check routes
+the answers set's questions of the same split without the model: plain questions must stay
+FACT (a plain question routed to DECISION gets values injected instead of its facts).
 """
 
 from __future__ import annotations
@@ -58,6 +60,28 @@ def load_intents(path: Path) -> list[IntentQuestion]:
             )
         )
     return questions
+
+
+def as_intents(questions: list[Any]) -> list[IntentQuestion]:
+    """The answers set's questions (`bench/answers.py`) as routing questions: a decision is
+    DECISION, every other kind (fact, why, unanswerable) must stay FACT."""
+    return [
+        IntentQuestion(q.id, q.q, q.lang, "DECISION" if q.kind == "decision" else "FACT", q.split)
+        for q in questions
+    ]
+
+
+def second_check(result: dict[str, Any]) -> dict[str, Any]:
+    """What the app's router did with the answers set (`evaluate_intents` on `as_intents`)."""
+    matrix = result["routers"][result["app_router"]]["confusion"]
+    return {
+        "questions": result["questions"],
+        "router": result["app_router"],
+        "plain_at_fact": matrix["FACT"]["FACT"],
+        "plain": sum(matrix["FACT"].values()),
+        "decisions_at_decision": matrix["DECISION"]["DECISION"],
+        "decisions": sum(matrix["DECISION"].values()),
+    }
 
 
 def confusion(pairs: list[tuple[str, str]]) -> dict[str, dict[str, int]]:
@@ -175,4 +199,11 @@ def intents_table(result: dict[str, Any]) -> str:
     lines.append("|---" * (len(INTENTS) + 1) + "|")
     for gold, row in result["routers"][app]["confusion"].items():
         lines.append(f"| {gold} | " + " | ".join(str(row[i]) for i in INTENTS) + " |")
+    if second := result.get("answers_set"):
+        lines += [
+            "",
+            f"The answers set's questions ({second['router']}): plain questions (fact, why, "
+            f"unanswerable) at FACT {second['plain_at_fact']} of {second['plain']}, "
+            f"decisions at DECISION {second['decisions_at_decision']} of {second['decisions']}.",
+        ]
     return "\n".join(lines)

@@ -31,7 +31,14 @@ def _config_dir(args: argparse.Namespace) -> Path | None:
 def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """Keywords, the embedding classifier, the model and their combinations on the labelled
     intents (`--model none`: no model)."""
-    from mindnet_desktop.bench.intents import evaluate_intents, intents_table, load_intents
+    from mindnet_desktop.bench.answers import load_answers
+    from mindnet_desktop.bench.intents import (
+        as_intents,
+        evaluate_intents,
+        intents_table,
+        load_intents,
+        second_check,
+    )
     from mindnet_desktop.core.chat.answer import load_prompts
     from mindnet_desktop.core.chat.intent import load_decision_engine, model_classifier
     from mindnet_desktop.core.models.embedders import make_embedder
@@ -61,8 +68,11 @@ def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         print(json.dumps(row), file=sys.stderr, flush=True)
 
     result = evaluate_intents(engine, questions, classify, progress, scores, settings)
+    plain = [q for q in load_answers(ANSWERS_SET) if args.split in ("all", q.split)]
+    second = evaluate_intents(engine, as_intents(plain), None, None, scores, settings)
     result = {
         "benchmark": "intents",
+        "answers_set": second_check(second),
         "split": args.split,
         "model": model.name if model else None,
         "embedder": embedder.name,

@@ -90,3 +90,21 @@ def test_intent_confusion_counts_each_router():
 
 def test_a_limited_run_spreads_over_the_set():
     assert spread(list(range(10)), 3) == [0, 3, 6] and spread([1, 2], 0) == [1, 2]
+
+
+def test_bench_intents_routes_the_answers_set_as_a_second_check():
+    """Guards `bench intents`' second check: an answers-set decision is gold DECISION, every
+    other kind gold FACT, and the summary counts what the app's router kept (shown to fail
+    by mapping `why` questions to DECISION: the plain count drops)."""
+    from mindnet_desktop.bench.intents import as_intents, second_check
+
+    questions = [_question("fact"), _question("why"), _question("unanswerable")]
+    decision = AnswerQuestion("ans-d", "v", "Soll ich den Drucker leasen oder kaufen?", "de",
+                              "decision", (), (), "dev")  # fmt: skip
+    routed = as_intents([*questions, decision])
+    assert [q.intent for q in routed] == ["FACT", "FACT", "FACT", "DECISION"]
+    result = evaluate_intents(load_decision_engine(None), routed, None)
+    second = second_check(result)
+    assert (second["plain"], second["decisions"]) == (3, 1)
+    assert second["plain_at_fact"] == 3  # no keyword of another intent in these questions
+    assert second["decisions_at_decision"] == 1  # "soll ich" is a DECISION keyword
