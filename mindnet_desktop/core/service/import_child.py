@@ -5,12 +5,13 @@ deriving edges are Python work too: an import of a few hundred notes or more in 
 process left its GUI thread waiting for the GIL (p99 gaps of 130–180 ms, freezes of over a
 second at 6,500 notes). In a child the import has a GIL of its own.
 
-The parent (`Mindnet.import_in_child`) first lets go of its store (the embedded Chroma client
-caches the index in memory and must not see the child's writes half-way), then starts a
-fresh `python -m` of this module. The child opens the same vault with the same settings,
-sharing the parent's writer lock (it inherits the locked file; no other process can take
-the lock in between), imports, saves the snapshots and reports back; the parent then reads
-everything anew. Frames are length-prefixed pickles (`embed_worker.send_frame`):
+The parent (`import_in_child`, through `Mindnet.release_index`) first lets go of its store
+(the embedded Chroma client caches the index in memory and must not see the child's writes
+half-way), then starts a fresh `python -m` of this module. The child opens the same vault
+with the same settings, sharing the parent's writer lock (it inherits the locked file; no
+other process can take the lock in between), imports, saves the snapshots and reports back;
+the parent then reads everything anew. Frames are length-prefixed pickles
+(`embed_worker.send_frame`):
 
 - parent -> child: the `ChildImport` spec, then `"cancel"` (or the pipe closes: cancel too);
 - child -> parent: `("progress", IndexProgress)` at most every `PROGRESS_INTERVAL` seconds
