@@ -39,6 +39,7 @@ METRICS = (
     "abstains_or_warns",
     "false_warning",
     "warns_when_wrong",
+    "withheld_right",
 )
 
 
@@ -84,6 +85,9 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
     cited = {int(n) for n in CITED.findall(answer)}
     paths = {n: h.path for n, h in enumerate(result.sources, start=1)}
     fact = any(re.search(p, answer, re.IGNORECASE) for p in question.expect)
+    # The model's text before the second look withheld it: was it right?
+    drafted = result.draft_answer if result.draft_answer is not None else answer
+    right_draft = any(re.search(p, drafted, re.IGNORECASE) for p in question.expect)
     gold = any(paths.get(n) in question.gold for n in cited)
     abstained = result.not_found or says_not_found(answer)
     # The user is told it is not in the notes either way: the model says so, or the answer
@@ -102,6 +106,10 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
         # warned about (the point of the warning).
         "false_warning": warned if question.answerable and fact else None,
         "warns_when_wrong": warned if question.answerable and not fact else None,
+        # Of the answers whose draft was right, those the second look withheld (hidden).
+        "withheld_right": (
+            result.draft_answer is not None if question.answerable and right_draft else None
+        ),
     }
 
 
@@ -109,6 +117,7 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
     """Ask once; the checks, the answer and the timings."""
     started = time.perf_counter()
     first: float | None = None
+    last: float | None = None
     tokens = 0
     gen = ask(mn, question.q, llm, k=k, language=question.lang)
     while True:
@@ -120,9 +129,12 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
         tokens += 1
         if first is None:
             first = time.perf_counter()
+        last = time.perf_counter()
     done = time.perf_counter()
     ttft = (first or done) - started
-    decode = done - (first or done)
+    # Decoding ends with the last token; what follows (the second look) is timed apart.
+    decode = (last or done) - (first or done)
+    checked = done - (last or done)
     return {
         "id": question.id,
         "q": question.q,
@@ -134,9 +146,16 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
         "error": result.error,
         "flagged_citations": result.to_dict()["flagged_citations"],
         "unsupported_figures": result.unsupported_figures,
+        "unsupported_answer": result.unsupported_answer,
+        "draft_answer": result.draft_answer,
+        "repaired_citation": result.repaired_citation,
+        "verification": result.verification.to_dict() if result.verification else None,
+        "source_paths": [h.path for h in result.sources],
+        "excerpts": result.excerpts,
         "top_similarity": round(max((h.similarity for h in result.sources), default=0.0), 3),
         "sources": len(result.sources),
         "ttft_s": round(ttft, 2),
+        "after_answer_s": round(checked, 2),
         "tokens": tokens,
         "tokens_per_s": round((tokens - 1) / decode, 1) if tokens > 1 and decode > 0 else None,
         "checks": score(question, result),
@@ -197,6 +216,7 @@ def answers_table(result: dict[str, Any]) -> str:
         "abstains_or_warns": "abstains or flags a made-up figure",
         "false_warning": "abstains or flags a right answer (of right answers)",
         "warns_when_wrong": "abstains or flags a wrong answer (of wrong answers)",
+        "withheld_right": "right draft withheld as not found (of right drafts)",
     }
     for metric, label in labels.items():
         cells = []

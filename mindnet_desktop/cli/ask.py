@@ -70,6 +70,8 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
     else:
         if not streamed and result.answer:  # said without the model ("not found")
             print(result.answer, end="")
+        if result.draft_answer is not None:  # the second look withheld what was streamed
+            print(f"\n\n{result.answer} (a check found the notes do not state the answer above)")
         routing = result.routing
         print(f"\n\nintent {routing.intent} ({routing.source}), query {result.query_id}")
         for check in result.citation_checks:

@@ -159,6 +159,18 @@ def doubts_html(turn: Turn) -> str:
             ", ".join(f"“{f}”" for f in figures),
         )
         lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
+    draft = turn.result.draft_answer if turn.result is not None else None
+    if draft:
+        draft = draft if len(draft) <= 300 else draft[:300] + " …"
+        text = fill(
+            translate(
+                "ChatText",
+                "A check found that your notes do not state the model's answer, so it was "
+                "withheld: “%1”",
+            ),
+            " ".join(draft.split()),
+        )
+        lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
     return "".join(lines)
 
 

@@ -217,6 +217,10 @@
         <source>Not in your notes: %1 is in none of the sources; the model may have made it up.</source>
         <translation>Nicht in deinen Notizen: %1 steht in keiner der Quellen; womöglich hat das Modell es erfunden.</translation>
     </message>
+    <message>
+        <source>A check found that your notes do not state the model&apos;s answer, so it was withheld: “%1”</source>
+        <translation>Eine Prüfung ergab, dass deine Notizen die Antwort des Modells nicht enthalten; sie wurde zurückgehalten: „%1“</translation>
+    </message>
 </context>
 <context>
     <name>FeedbackButtons</name>

@@ -185,3 +185,19 @@ def test_a_follow_up_carries_the_answered_and_stopped_turns_only() -> None:
         {"role": "user", "content": "Q3"},
         {"role": "assistant", "content": "A3 (half)"},
     ]
+
+
+def test_a_withheld_draft_is_shown_under_the_not_found_answer(qapp: QApplication) -> None:
+    """When the second look withheld the model's answer, the user reads "not found" and,
+    under a warning, what the model had written; without a draft no such line. Shown to
+    fail by dropping the draft line from `doubts_html` (no ⚠)."""
+    hit = make_hit(text="Der Drucker braucht hinten 10 cm Abstand.")
+    not_found = "Nicht in deinen Notizen gefunden."
+    result = AskResult("q1", "RAM?", Routing("FACT", "keyword"), not_found)
+    result.sources, result.not_found = [hit], True
+    result.draft_answer = "Qdrant braucht 2 GB RAM [1]."
+    turn = Turn("RAM?", result.answer, "done", result=result)
+    out = transcript_html([turn], lambda n: f"Sources ({n})")
+    assert out.count("⚠") == 1 and "withheld" in out and "2 GB RAM" in out
+    result.draft_answer = None
+    assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")

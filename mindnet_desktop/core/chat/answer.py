@@ -13,10 +13,13 @@ from typing import Any
 from mindnet_desktop.core.chat.grounding import (
     CitationCheck,
     check_citations,
+    in_language,
+    missing_citation,
     says_not_found,
     unsupported_figures,
 )
 from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.chat.verify import Verification, second_look
 from mindnet_desktop.core.config.type_registry import (
     DEFAULT_TYPE,
     ConfigError,
@@ -114,6 +117,15 @@ class Prompts:
     # Tokens of the sources' text the model reads (excerpts of the sentences that bear on
     # the question; None: whole sources, as many as the context holds).
     context_tokens: int | None = None
+    # The second look after an answer (`verify.py`): None: not asked; else the log-odds
+    # below which an answer counts as not backed by the notes (per check; None: only
+    # measured).
+    verify: dict[str, float | None] | None = None
+    # An example answer per language (de, en), added to the FACT prompt of that language.
+    examples: dict[str, str] = field(default_factory=dict)
+    # A strategy's prompt written in a question's language (de: {fact: …}), used instead of
+    # the English one for questions in that language.
+    localized: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def load_prompts(config_dir: Path | None = None) -> Prompts:
@@ -139,9 +151,31 @@ def load_prompts(config_dir: Path | None = None) -> Prompts:
         raise ConfigError(
             path, "context_tokens", f"a number of tokens of at least {MIN_SOURCE_TOKENS}", budget
         )
+    checks = data.get("verify")
+    if checks is not None and not (
+        isinstance(checks, dict)
+        and set(checks) <= {"answer", "question"}
+        and all(v is None or isinstance(v, (int, float)) for v in checks.values())
+    ):
+        raise ConfigError(path, "verify", "answer / question: a log-odds cut-off or null", checks)
+    examples = data.get("examples") or {}
+    if not isinstance(examples, dict) or not all(isinstance(v, str) for v in examples.values()):
+        raise ConfigError(path, "examples", "language: an example answer (text)", examples)
+    by_language = data.get("strategies_by_language") or {}
+    if not isinstance(by_language, dict) or not all(
+        isinstance(v, dict) and all(isinstance(t, str) for t in v.values())
+        for v in by_language.values()
+    ):
+        raise ConfigError(
+            path, "strategies_by_language", "language: {strategy: prompt}", by_language
+        )
     strategies = {k: str(v).strip() for k, v in raw.items()}
     cuts = {str(k): float(v) for k, v in cut.items()}
-    return Prompts(classify.strip(), strategies, cuts, sources, budget)
+    shown = {str(k): v.strip() for k, v in examples.items()}
+    localized = {
+        str(lang): {str(k): t.strip() for k, t in v.items()} for lang, v in by_language.items()
+    }
+    return Prompts(classify.strip(), strategies, cuts, sources, budget, checks, shown, localized)
 
 
 @dataclass
@@ -163,6 +197,12 @@ class AskResult:
     unsupported_figures: list[str] = field(default_factory=list)
     # What the model read of each source (its excerpt), when it did not read them whole.
     excerpts: list[str] | None = None
+    # The second look (None: not asked) and whether it found the answer not backed.
+    verification: Verification | None = None
+    unsupported_answer: bool = False
+    # What the model wrote when the second look withheld it (the answer is then "not found").
+    draft_answer: str | None = None
+    repaired_citation: int | None = None  # a citation added after the answer (1-based)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,6 +229,10 @@ class AskResult:
                 {c.citation for c in self.citation_checks if not c.supported}
             ),
             "unsupported_figures": self.unsupported_figures,
+            "verification": self.verification.to_dict() if self.verification else None,
+            "unsupported_answer": self.unsupported_answer,
+            "draft_answer": self.draft_answer,
+            "repaired_citation": self.repaired_citation,
         }
 
 
@@ -274,6 +318,7 @@ class Prepared:
 
     result: AskResult
     messages: list[dict[str, str]] | None = None
+    verify: dict[str, float | None] | None = None  # `Prompts.verify`
 
 
 def generate(
@@ -299,11 +344,21 @@ def generate(
             yield Token(cited)
         result.answer = "".join(pieces).strip()
         result.cancelled = cancel is not None and cancel.is_set()
+        texts = result.excerpts or [h.text for h in result.sources]
+        cite = missing_citation(result.answer, result.question, texts)
+        if cite is not None and not result.cancelled:  # a fact one source holds, uncited
+            result.answer += f" [{cite}]"
+            result.repaired_citation = cite
+            yield Token(f" [{cite}]")
         result.citation_checks = check_citations(result.answer, result.sources)
         result.not_found = says_not_found(result.answer)
-        if not result.not_found:
+        if result.not_found:
+            result.answer = in_language(result.answer, result.language)
+        else:
             result.unsupported_figures = unsupported_figures(
                 result.answer, result.question, result.sources
             )
+        if prepared.verify is not None and not result.not_found and not result.cancelled:
+            second_look(result, llm, prepared.messages, prepared.verify)
     except ModelError as exc:
         result.error = str(exc)

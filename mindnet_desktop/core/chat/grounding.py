@@ -63,6 +63,15 @@ def says_not_found(answer: str) -> bool:
     return NOT_FOUND_PATTERN.search(answer) is not None
 
 
+def in_language(answer: str, language: str | None) -> str:
+    """An answer that is only the "not found" sentence, in the question's language (the
+    model often copies the English one from its prompt); any other answer unchanged."""
+    bare = answer.strip().rstrip(".").casefold()
+    if language in NOT_FOUND and bare in {v.rstrip(".").casefold() for v in NOT_FOUND.values()}:
+        return NOT_FOUND[language]
+    return answer
+
+
 def relevant_enough(sources: list[ScoredHit], min_similarity: float) -> bool:
     """Whether any fact (not an injected note) is close enough to the question to answer it.
 
@@ -211,3 +220,36 @@ def unsupported_figures(answer: str, question: str, sources: list[ScoredHit]) ->
         if _quantity(match.group(1), match.group(2)) not in known:
             out.append(match.group())
     return list(dict.fromkeys(out))
+
+
+# ---- a citation the model forgot ---------------------------------------------------------
+
+# What an answer states that a source holds word for word: a number of two or more digits,
+# or a name from code (FnOnce, macro_rules, i32, thread::spawn).
+FACT_TOKEN = re.compile(
+    r"(?<![\w.,])\d+(?:[.,:]\d+)*(?![\w])|\b\w*[a-z][A-Z]\w*|\b\w+_\w+|\b[a-z]+\d+\b|\w+::\w+"
+)
+
+
+def _fact_tokens(text: str) -> set[str]:
+    out = set()
+    for token in FACT_TOKEN.findall(text):
+        if token[0].isdigit():
+            if len(_normal_number(token)) > 1:
+                out.add(_normal_number(token))
+        else:
+            out.add(token.casefold())
+    return out
+
+
+def missing_citation(answer: str, question: str, texts: list[str]) -> int | None:
+    """The source to cite (1-based) when `answer` cites none but states facts that one
+    source holds word for word and no other does; None otherwise. `texts` are what the
+    model read of each source; facts taken from the question prove nothing."""
+    if CITED.search(answer) or says_not_found(answer):
+        return None
+    facts = _fact_tokens(CODE_BLOCK.sub(" ", answer)) - _fact_tokens(question)
+    if not facts:
+        return None
+    holders = {i for i, text in enumerate(texts) if facts & _fact_tokens(text)}
+    return holders.pop() + 1 if len(holders) == 1 else None

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mindnet_desktop.core.models.local import resolve_chat_model
 from mindnet_desktop.core.models.weights import ALIASES, PACKAGED, ModelError
 
@@ -187,6 +189,42 @@ class LlamaChat:
         the first question reads only its sources and itself."""
         self.warm_up()
         self.complete([{"role": "system", "content": system_prefix}], max_tokens=1)
+
+    def yes_no(self, messages: list[dict[str, str]]) -> float:
+        """How much likelier the model's reply to `messages` begins with "yes" than with
+        "no": the log-odds of the first token (greedy; one step, no text decoded). A
+        prompt that begins like the last one reads only what differs."""
+        self.warm_up()
+        llama = self._llama
+        ids: dict[str, set[int]] = {"yes": set(), "no": set()}
+        for word in ids:
+            for form in (word, word.capitalize(), " " + word, " " + word.capitalize()):
+                tokens = llama.tokenize(form.encode("utf-8"), add_bos=False, special=False)
+                if len(tokens) == 1:
+                    ids[word].add(tokens[0])
+        seen: list[Any] = []
+
+        def capture(_input_ids: Any, scores: Any) -> Any:
+            if not seen:
+                seen.append(scores.copy())
+            return scores
+
+        with self._busy:
+            try:
+                llama.create_chat_completion(
+                    messages=messages, max_tokens=1, temperature=0.0, logits_processor=[capture]
+                )
+            except ValueError as exc:
+                raise ModelError(f"The chat model could not take this prompt: {exc}") from exc
+        if not seen or not ids["yes"] or not ids["no"]:
+            return 0.0
+        logits = np.asarray(seen[0], dtype=np.float64)
+        top = float(logits.max())
+
+        def mass(which: set[int]) -> float:
+            return float(np.log(np.exp(logits[sorted(which)] - top).sum()))
+
+        return mass(ids["yes"]) - mass(ids["no"])
 
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
         """A short, non-streamed answer (used to classify intents)."""

@@ -103,7 +103,9 @@ def pack(
         return prepared
     if result.error is None:
         system = system_prompt(mn, result.language, result.routing.intent)
-        budget = load_prompts(mn.config_lookup).context_tokens
+        prompts = load_prompts(mn.config_lookup)
+        budget = prompts.context_tokens
+        prepared.verify = prompts.verify
         try:
             texts = None
             if budget is not None:
@@ -130,7 +132,11 @@ def pack(
 def system_prompt(mn: Mindnet, language: str, intent: str) -> str:
     """The system prompt of an `intent` answer in `language` (the sources follow it)."""
     prompts = load_prompts(mn.config_lookup)
-    system = prompts.strategies[mn.decision_engine.strategies[intent].prompt]
+    name = mn.decision_engine.strategies[intent].prompt
+    system = prompts.localized.get(language, {}).get(name) or prompts.strategies[name]
+    example = prompts.examples.get(language) if name == "fact" else None
+    if example:  # shown in the question's language: small models copy its form and language
+        system = f"{system}\n{example}"
     # Small models drift into the notes' language; name the question's language.
     return f"{system}\nAnswer in {LANGUAGE_NAMES[language]}."
 

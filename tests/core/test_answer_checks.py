@@ -1,0 +1,119 @@
+"""What happens to an answer after it is written: a citation the model forgot (only when one
+source holds the fact word for word), the "not found" sentence in the question's language,
+and the second look (the model asked whether the notes state the answer), which withholds an
+answer below its cut-off and keeps the draft."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import pytest
+
+from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
+from mindnet_desktop.core.chat.grounding import in_language, missing_citation
+from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.models.llm import LlamaChat, Token
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
+
+QDRANT = "Qdrant läuft lokal in Docker; die REST-API hört auf Port 6333, gRPC auf 6334."
+CHROMA = "Chroma ist eingebettet und braucht keinen eigenen Dienst."
+
+
+def hit(text: str) -> ScoredHit:
+    return ScoredHit("n#1", "n", "n", "n.md", "concept", text, 1.0, similarity=0.5)
+
+
+def test_a_fact_one_source_holds_gets_that_citation_and_nothing_else_does():
+    """Cited only when exactly one source holds a number or code name of the answer that the
+    question does not. Shown to fail by counting every holder (two sources: cited 1) and by
+    not removing the question's facts (cited from "6333" in the question)."""
+    texts = [CHROMA, QDRANT]
+    assert missing_citation("Die REST-API hört auf Port 6333.", "Welcher Port?", texts) == 2
+    assert missing_citation("Port 6333.", "Welcher Port?", [QDRANT, "6333 auch hier"]) is None
+    assert missing_citation("Ja, Port 6333 ist richtig.", "Ist es Port 6333?", texts) is None
+    assert missing_citation("Port 6333 [1].", "Welcher Port?", texts) is None  # cited already
+    assert missing_citation("Port 8080.", "Welcher Port?", texts) is None  # in no source
+    assert missing_citation("Closures: FnOnce.", "Welches Trait?", ["FnOnce und FnMut"]) == 1
+
+
+def test_the_not_found_sentence_follows_the_question_language():
+    """The model copies the English sentence of its prompt; alone, it is put in the
+    question's language; a longer answer is left as written."""
+    assert in_language("Not found in your notes.", "de") == "Nicht in deinen Notizen gefunden."
+    assert in_language("nicht in deinen Notizen gefunden", "en") == "Not found in your notes."
+    longer = "Not found in your notes. But 6333 is a port."
+    assert in_language(longer, "de") == longer
+
+
+class FakeChat:
+    """Streams a fixed answer and gives a fixed yes/no log-odds: the wiring only (what the
+    real model would say does not matter here)."""
+
+    name = "fake"
+
+    def __init__(self, answer: str, odds: float) -> None:
+        self.answer, self.odds, self.asked = answer, odds, 0
+
+    def stream(self, messages, cancel=None) -> Iterator[Token]:
+        yield from (Token(w + " ") for w in self.answer.split())
+
+    def yes_no(self, messages) -> float:
+        self.asked += 1
+        return self.odds
+
+
+def answered(chat: FakeChat, verify: dict | None) -> tuple[AskResult, str]:
+    result = AskResult("q", "Wie viel RAM braucht Qdrant?", Routing("FACT", "keyword"))
+    result.sources, result.language = [hit(QDRANT)], "de"
+    messages = [{"role": "system", "content": "Notes"}, {"role": "user", "content": "?"}]
+    streamed = "".join(t.text for t in generate(Prepared(result, messages, verify), chat))
+    return result, streamed
+
+
+def test_the_second_look_withholds_an_answer_below_its_cut_off_and_keeps_the_draft():
+    """Below the cut-off the answer becomes "not found" in the question's language, the draft
+    is kept, `ask --json` gains the keys; above it, or without a cut-off, the answer stays;
+    without `verify` the model is not asked. Shown to fail by comparing with > instead of <
+    (the supported answer was withheld)."""
+    draft = "Qdrant braucht 2 GB RAM [1]."
+    result, streamed = answered(FakeChat(draft, -1.5), {"answer": -0.5, "question": None})
+    assert result.answer == "Nicht in deinen Notizen gefunden." and result.not_found
+    assert result.draft_answer == draft and streamed.strip() == draft
+    data = result.to_dict()
+    assert data["unsupported_answer"] is True and data["draft_answer"] == draft
+    assert data["verification"] == {"answer": -1.5, "question": -1.5}
+    assert {"answer", "not_found", "unsupported_figures", "flagged_citations"} <= set(data)
+    kept, _ = answered(FakeChat(draft, 0.5), {"answer": -0.5})
+    assert kept.answer == draft and not kept.not_found and kept.draft_answer is None
+    measured, _ = answered(FakeChat(draft, -3.0), {"answer": None})
+    assert measured.answer == draft and measured.verification is not None
+    chat = FakeChat(draft, -3.0)
+    plain, _ = answered(chat, None)
+    assert plain.answer == draft and plain.verification is None and chat.asked == 0
+
+
+def test_a_forgotten_citation_is_streamed_at_the_end():
+    """The citation added after the answer (too short for the word-overlap citer) reaches the
+    stream (what the CLI prints and the panel shows while it streams) and the JSON."""
+    result, streamed = answered(FakeChat("Port 6333.", 1.0), None)
+    assert result.answer == "Port 6333. [1]" and streamed.endswith(" [1]")
+    assert result.to_dict()["repaired_citation"] == 1
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[LlamaChat]:
+    chat = LlamaChat("test", n_ctx=1024, max_tokens=8)
+    yield chat
+    chat.close()
+
+
+def test_yes_no_reads_the_log_odds_of_the_first_token(llm):
+    """The real runtime: `yes_no` gets the first token's logits (the logits processor sees
+    them), gives the same log-odds when the prompt is read again from llama.cpp's cache, and
+    leaves the model able to answer. Shown to fail when the capture was not wired (0.0)."""
+    messages = [{"role": "user", "content": "Is water wet? Reply only yes or no."}]
+    odds = llm.yes_no(messages)
+    assert math.isfinite(odds) and odds != 0.0
+    assert llm.yes_no(messages) == pytest.approx(odds, abs=1e-3)
+    assert llm.complete([{"role": "user", "content": "Say hello."}], max_tokens=4)
