@@ -117,3 +117,19 @@ def test_yes_no_reads_the_log_odds_of_the_first_token(llm):
     assert math.isfinite(odds) and odds != 0.0
     assert llm.yes_no(messages) == pytest.approx(odds, abs=1e-3)
     assert llm.complete([{"role": "user", "content": "Say hello."}], max_tokens=4)
+
+
+def test_a_question_gets_the_fact_prompt_of_its_language(vault, open_mindnet):
+    """The shipped `strategies_by_language`: a German question's FACT prompt is German and
+    names only the German "not found" sentence (the English one was copied into German
+    answers); an English question keeps the English prompt; other intents are unchanged.
+    Shown to fail by ignoring `localized` in `system_prompt`."""
+    from mindnet_desktop.core.service.ask import system_prompt
+
+    mn = open_mindnet(vault)
+    german = system_prompt(mn, "de", "FACT")
+    assert "Nicht in deinen Notizen gefunden." in german and "Not found" not in german
+    assert german.startswith("Du beantwortest Fragen")
+    english = system_prompt(mn, "en", "FACT")
+    assert "Not found in your notes." in english and "Nicht in deinen" not in english
+    assert system_prompt(mn, "de", "DECISION").startswith("You help the user decide")
