@@ -1,7 +1,10 @@
 """`mindnet bench all`: what a user feels, measured in one run on one vault, every figure
 beside a baseline measured in the same run (ratios hold on a busy machine).
 
-The vault is a copy (of `--vault`, or a generated one): the edit figure writes into it.
+The vault is a copy (of `--vault`, or a generated one): the edit figure writes into it. With
+`--workdir`, a run whose figures leave out the cold import uses the vault and index an earlier
+run left there (made from the same source or size, embedder and store); a changed `--vault`
+is not copied again then (a fresh work dir starts over).
 Figures (see issue 13): cold import vs pure embedding of the same chunk texts; no-op
 re-import vs cold import; edit one note -> searchable through the watcher; start -> ready
 (a CLI graph query and a CLI search in a fresh process, vs the bare interpreter with the CLI
@@ -12,6 +15,7 @@ peak RSS with the vault and the model loaded.
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Callable
@@ -26,6 +30,14 @@ from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.models.embedders import make_embedder
 
 FIGURES = ("import", "noop", "edit", "start", "search", "graph", "ask")
+PREPARED = "prepared.json"  # in the work dir: what its vault and index were made from
+
+
+def _prepared(marker: Path) -> Any:
+    try:
+        return json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def prepare_vault(work: Path, source: Path | None, generate: int | None, seed: int = 7) -> Path:
@@ -57,15 +69,30 @@ def run_all(
     if unknown:
         raise ValueError(f"unknown figures {unknown} (known: {', '.join(FIGURES)})")
     started = time.perf_counter()
-    log("preparing the vault …")
-    vault = prepare_vault(work, source, generate)
-    data = work / "data"
-    shutil.rmtree(data, ignore_errors=True)
     chosen = make_embedder(embedder)
+    data, marker = work / "data", work / PREPARED
+    key = {
+        "source": str(source.resolve()) if source is not None else None,
+        "generate": None if source is not None else generate or 6500,
+        "embedder": chosen.name,
+        "store": chroma_url,
+    }
+    # Without the cold import among the figures, the vault and index a run left in the
+    # work dir are used again (the import below only catches up): no 10 minutes of import.
+    reuse = "import" not in wanted and _prepared(marker) == key and (work / "vault").is_dir()
+    if reuse:
+        log("using the vault and index of an earlier run in the work dir …")
+        vault = work / "vault"
+    else:
+        log("preparing the vault …")
+        marker.unlink(missing_ok=True)
+        vault = prepare_vault(work, source, generate)
+        shutil.rmtree(data, ignore_errors=True)
     chosen.embed(["warm up"])  # the model load counts in neither a figure nor a baseline
     run = BenchRun(vault, data, chosen, model, repeat, log, chroma_url=chroma_url)
     # The import always runs: every other figure needs the index.
-    figures.cold_import(run, measure="import" in wanted)
+    figures.cold_import(run, measure="import" in wanted, force=not reuse)
+    marker.write_text(json.dumps(key), encoding="utf-8")
     for name in FIGURES[1:]:
         if name in wanted:
             log(f"measuring {name} …")

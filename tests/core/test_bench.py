@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.cli.main import main
@@ -92,3 +96,28 @@ def test_bench_all_measures_a_copy_of_the_given_vault(vault, tmp_path, capsys, m
     edited = [p for p in (work / "vault").rglob("*.md") if b"zebrafink" in p.read_bytes()]
     assert edited  # the edits went into the copy
     assert main(["bench", "all", "--only", "bogus", "--generate", "5"]) != 0
+
+
+def test_bench_all_reuses_the_work_dir_unless_it_measures_the_cold_import(
+    tmp_path, capsys, monkeypatch
+):
+    """Guards `--workdir` reuse (its help says "reused"): a run without the cold import uses
+    the vault and index an earlier run left (a note added there survives and is imported),
+    a run with it starts over (shown to fail by always preparing the vault anew)."""
+    monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
+    work = tmp_path / "w"
+    argv = ["bench", "all", "--generate", "20", "--workdir", str(work), "--json"]
+    assert main([*argv, "--only", "noop"]) == 0
+    capsys.readouterr()
+    sentinel = work / "vault" / "zz sentinel.md"
+    sentinel.write_text("# Sentinel\n\nA note about quokkas.\n", encoding="utf-8")
+    assert main([*argv, "--only", "noop"]) == 0
+    rows = {r["figure"]: r for r in json.loads(_json(capsys))["figures"]}
+    assert sentinel.exists()
+    assert rows["no-op re-import"]["detail"]["changed"] == 0  # the catch-up imported it
+    # As users run it, in a process of its own: this one's Chroma client still has the
+    # work dir's index open, which the run deletes to import it anew.
+    command = [sys.executable, "-m", "mindnet_desktop.cli.main", *argv, "--only", "import,noop"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    assert not sentinel.exists()  # generated anew for the cold import
