@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -14,7 +13,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.bench.machine import cli_command, percentiles, poll, timed_process
+from mindnet_desktop.bench.machine import (
+    child_env,
+    cli_command,
+    percentiles,
+    poll,
+    timed_process,
+)
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.embedding import embedding_text
 from mindnet_desktop.core.ingest.importer import ImportOptions
@@ -206,7 +211,7 @@ def start(run: BenchRun) -> None:
 
 def app_start(run: BenchRun, floor: float) -> list[Figure]:
     """The app window on the indexed vault, in a fresh process (`ui/bench_start.py`)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    env = child_env()
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     command = [
         sys.executable, "-m", "mindnet_desktop.ui.bench_start", "--vault", str(run.vault),

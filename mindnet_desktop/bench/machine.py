@@ -79,9 +79,14 @@ def cli_command(vault: Path, data: Path, embedder: str, *args: str) -> list[str]
     ]  # fmt: skip
 
 
+def child_env() -> dict[str, str]:
+    """The environment of a fresh interpreter that imports this source tree."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+
+
 def timed_process(command: list[str]) -> float:
     """Seconds a fresh process takes from spawn to exit (it must succeed)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    env = child_env()
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - started

@@ -64,6 +64,16 @@ class ImportOutcome:
     renamed: dict[str, str] = field(default_factory=dict)  # old note id -> new note id
 
 
+def stat_changed(
+    old: ManifestEntry | None, stat: tuple[int, int], fingerprint: Callable[[str], str]
+) -> bool:
+    """Whether an import must read a file: it is new, its size or time changed, or the
+    settings of its type did (`fingerprint(type)` is the type's fingerprint now)."""
+    if old is None or (old.mtime_ns, old.size) != stat:
+        return True
+    return old.fingerprint != fingerprint(old.type)
+
+
 def plan_removals(
     entries: dict[str, ManifestEntry],
     pending: dict[str, Pending],
@@ -277,8 +287,7 @@ class Importer:
             yield IndexProgress(done, len(files), rel, "scan")
             stat = files[rel]
             old = entries.get(rel)
-            same_settings = old is not None and old.fingerprint == self._fingerprint(old.type)
-            if old and same_settings and not options.force and (old.mtime_ns, old.size) == stat:
+            if not options.force and not stat_changed(old, stat, self._fingerprint):
                 summary.unchanged += 1
                 continue
             try:
@@ -287,6 +296,7 @@ class Importer:
                 summary.errors.append(FileProblem(rel, f"{rel}: unreadable: {exc.strerror or exc}"))
                 continue
             digest = hashlib.sha256(raw).hexdigest()
+            same_settings = old is not None and old.fingerprint == self._fingerprint(old.type)
             if old and same_settings and not options.force and old.content_hash == digest:
                 summary.unchanged += 1
                 continue

@@ -24,6 +24,7 @@ crash-safe (see tests/reliability), and the child stops when its parent's pipe c
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import queue
 import subprocess
@@ -37,7 +38,12 @@ from typing import TYPE_CHECKING, Any
 
 from mindnet_desktop.core.domain import ImportSummary, IndexProgress, throttled
 from mindnet_desktop.core.errors import MindnetError
-from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome, scan_vault
+from mindnet_desktop.core.ingest.importer import (
+    ImportOptions,
+    ImportOutcome,
+    scan_vault,
+    stat_changed,
+)
 from mindnet_desktop.core.ingest.manifest import type_fingerprint
 from mindnet_desktop.core.models.embed_worker import child_outbox, receive_frame, send_frame
 from mindnet_desktop.core.models.embedders import Embedder
@@ -81,17 +87,10 @@ def files_to_import(mn: Mindnet, options: ImportOptions) -> int:
     entries = None if options.force else mn.manifest.load(mn.store.counts()["notes"])
     if entries is None:
         return len(files)
-    fingerprints: dict[str, str] = {}
-
-    def changed(rel: str, stat: tuple[int, int]) -> bool:
-        old = entries.get(rel)
-        if old is None or (old.mtime_ns, old.size) != stat:
-            return True
-        if old.type not in fingerprints:  # the type's settings changed: imported again
-            fingerprints[old.type] = type_fingerprint(mn.registry, old.type)
-        return old.fingerprint != fingerprints[old.type]
-
-    return sum(1 for rel, stat in files.items() if changed(rel, stat))
+    fingerprint = functools.cache(lambda type_name: type_fingerprint(mn.registry, type_name))
+    return sum(
+        1 for rel, stat in files.items() if stat_changed(entries.get(rel), stat, fingerprint)
+    )
 
 
 def import_in_child(

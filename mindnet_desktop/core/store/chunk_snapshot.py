@@ -39,7 +39,7 @@ class ChunkSnapshot:
         self.rows = rows  # (metadata, document) as Chroma returned them
         self.matrix = matrix
         self.index = {chunk_id: i for i, chunk_id in enumerate(ids)}
-        self._note_ids = [meta["note_id"] for meta, _ in rows]
+        self.note_ids = [meta["note_id"] for meta, _ in rows]
         self._types = [meta.get("type", "") for meta, _ in rows]
 
     @classmethod
@@ -64,7 +64,7 @@ class ChunkSnapshot:
         return len(self.ids)
 
     def note_count(self) -> int:
-        return len(set(self._note_ids))
+        return len(set(self.note_ids))
 
     def nearest(
         self, vector: np.ndarray, k: int, only: CandidateFilter | None = None
@@ -79,7 +79,7 @@ class ChunkSnapshot:
                 (
                     (only.types is None or t in only.types)
                     and (only.note_ids is None or n in only.note_ids)
-                    for t, n in zip(self._types, self._note_ids)
+                    for t, n in zip(self._types, self.note_ids)
                 ),
                 dtype=bool,
                 count=len(self.ids),
@@ -96,7 +96,7 @@ class ChunkSnapshot:
         """Every note's vector as the store keeps it: the mean of its chunks', unit length."""
         if not self.ids:
             return [], np.zeros((0, self.matrix.shape[1] if self.matrix.ndim == 2 else 0))
-        notes, inverse = np.unique(np.asarray(self._note_ids, dtype=object), return_inverse=True)
+        notes, inverse = np.unique(np.asarray(self.note_ids, dtype=object), return_inverse=True)
         order = np.argsort(inverse, kind="stable")
         starts = np.searchsorted(inverse[order], np.arange(len(notes)))
         sums = np.add.reduceat(np.asarray(self.matrix[order], dtype=np.float32), starts, axis=0)
@@ -148,7 +148,7 @@ def update_chunk_snapshot(
     old = ChunkSnapshot.load(data_dir, before, embedder) if changed else None
     if old is None or len(changed) > MAX_CHANGED_NOTES:
         return keep_chunk_snapshot(data_dir, store, signature, embedder)
-    kept = [i for i, row in enumerate(old.rows) if row[0]["note_id"] not in changed]
+    kept = [i for i, note_id in enumerate(old.note_ids) if note_id not in changed]
     pages = [([old.ids[i] for i in kept], [old.rows[i][0] for i in kept],
               [old.rows[i][1] for i in kept], old.matrix[kept])]  # fmt: skip
     pages.append(store.chunks_of_notes(sorted(changed)))

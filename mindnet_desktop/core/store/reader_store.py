@@ -61,9 +61,9 @@ class ReaderStore(LexicalQueries):
             self._store.close()
 
     def release(self) -> None:
-        self.close()
+        self.lexical.close()
         if self._store is not None:
-            self._store.release()
+            self._store.release()  # closes it too
 
 
 def open_store(
