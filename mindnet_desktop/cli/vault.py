@@ -18,6 +18,7 @@ from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.search_view import keep_note_index
 from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.protocol import NoteRecord, note_fields
@@ -63,6 +64,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         changed = {r.note.note_id for r in outcome.written} | set(outcome.deleted)
         after = mn.snapshots.signatures()[0]
         update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
+        keep_note_index(mn)  # and what a search reads of the notes and the graph
     if args.json:
         print_json(summary.to_dict())
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 
@@ -14,6 +14,16 @@ from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 UNRESOLVED_PREFIX = "unresolved:"
+
+
+class NoteLink(NamedTuple):
+    """An active edge between two notes as a search reads it (chunks projected to notes)."""
+
+    source: str
+    target: str
+    kind: str
+    confidence: float
+    provenance: str
 
 
 def graph_node(edge: Edge) -> str:
@@ -62,6 +72,42 @@ class KnowledgeGraph:
 
     def chunks_of(self, note_id: str) -> list[str]:
         return list(self._chunks.get(note_id, []))
+
+    def links_among(self, notes: set[str]) -> list[NoteLink]:
+        """Every active edge from one of `notes` (or its chunks) to another of them, projected
+        to notes (a search's candidate notes; `search_graph.SearchGraph`)."""
+        succ, attrs = self.graph.succ, self.graph.nodes  # the edge views are slow here
+        links = []
+        for note in notes:
+            for seed in (note, *self._chunks.get(note, ())):
+                for target, keyed in succ[seed].items():
+                    node = attrs[target]
+                    other = node.get("note_id", target) if node.get("kind") == "chunk" else target
+                    if other == note or other not in notes:
+                        continue
+                    for data in keyed.values():
+                        if not data.get("deleted"):
+                            link = (data["kind"], float(data["confidence"]), data["provenance"])
+                            links.append(NoteLink(note, other, *link))
+        return links
+
+    def note_neighbours(self, note_id: str) -> list[str]:
+        """The notes one active edge away from the note (or its chunks), either way, sorted."""
+        found: set[str] = set()
+        for seed in (note_id, *self._chunks.get(note_id, ())):
+            if seed not in self.graph:
+                continue
+            for ends in (self.graph.succ[seed], self.graph.pred[seed]):
+                for other, keyed in ends.items():
+                    if all(d.get("deleted") for d in keyed.values()):
+                        continue
+                    node = self.graph.nodes[other]
+                    if node.get("kind") == "chunk":
+                        found.add(node["note_id"])
+                    elif node.get("kind") == "note":
+                        found.add(other)
+        found.discard(note_id)
+        return sorted(found)
 
     def add_edge(self, edge: Edge, occurrence: int = 0) -> None:
         """Add one edge (creating an unresolved or pending target node when needed);

@@ -27,7 +27,7 @@ import numpy as np
 
 from mindnet_desktop.core.config.retriever import RetrieverConfig
 from mindnet_desktop.core.domain import Note
-from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+from mindnet_desktop.core.graph.note_index import SearchGraph
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.retrieval.explain import semantic_reason, text
 from mindnet_desktop.core.retrieval.feedback import EVIDENCE_TERMS, Effect, down_share
@@ -69,7 +69,8 @@ class HybridRetriever:
     Args:
         store: Chunk store (semantic candidates, vectors).
         embedder: Embeds the query.
-        kg: The knowledge graph (deleted edges are ignored).
+        kg: The knowledge graph, or the note index that stands for it in a fresh reader
+            (deleted edges are ignored).
         config: Weights from `config/retriever.yaml`.
         symmetric: Kinds read both ways.
         notes: note id -> Note, for reasons (any mapping; looked up only when needed).
@@ -79,7 +80,7 @@ class HybridRetriever:
         self,
         store: Store,
         embedder: Embedder,
-        kg: KnowledgeGraph,
+        kg: SearchGraph,
         config: RetrieverConfig,
         symmetric: frozenset[str],
         notes: Mapping[str, Note],
@@ -89,26 +90,15 @@ class HybridRetriever:
 
     def candidate_links(self, notes: set[str]) -> list[Link]:
         """Active edges from one candidate note (or its chunks) to another (projected)."""
-        g = self.kg.graph
-        succ, attrs = g.succ, g.nodes  # plain mappings: the edge views are slow in a hot loop
         links = []
-        for note in notes:
-            for seed in (note, *self.kg.chunks_of(note)):
-                for target, keyed in succ[seed].items():
-                    node = attrs[target]
-                    other = node.get("note_id", target) if node.get("kind") == "chunk" else target
-                    if other == note or other not in notes:
-                        continue
-                    for data in keyed.values():
-                        if data.get("deleted"):
-                            continue
-                        weight = (
-                            float(data["confidence"])
-                            * self.config.edge_weight(data["kind"])
-                            * self.config.provenance_weights.get(data["provenance"], 1.0)
-                        )
-                        if weight > 0:
-                            links.append(Link(note, other, data["kind"], weight))
+        for link in self.kg.links_among(notes):
+            weight = (
+                link.confidence
+                * self.config.edge_weight(link.kind)
+                * self.config.provenance_weights.get(link.provenance, 1.0)
+            )
+            if weight > 0:
+                links.append(Link(link.source, link.target, link.kind, weight))
         return links
 
     def rank(

@@ -140,8 +140,7 @@ class FeedbackIndex:
         rating did not record them)."""
         if not then:
             return 1.0
-        record = self.mn.records[note_id]
-        key = (note_id, record.mtime_ns, record.size, tuple(then))
+        key = (note_id, *self.mn.search_view.stamp(note_id), tuple(then))
         if key not in self._kept:
             now = set(chunk_hashes([c.text for c in self.mn.chunks(note_id)]))
             self._kept[key] = sum(h in now for h in then) / len(then)

@@ -17,8 +17,9 @@ from mindnet_desktop.core.config.retriever import (
 )
 from mindnet_desktop.core.config.type_registry import TypeRegistry, load_types, resolve_config_dir
 from mindnet_desktop.core.config.vocabulary import Vocabulary
-from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, name_words
+from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+from mindnet_desktop.core.graph.note_index import NoteIndex, write_note_index
 from mindnet_desktop.core.graph.queries import GraphQueries
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
@@ -28,17 +29,13 @@ from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.service.feedback import FeedbackIndex
-from mindnet_desktop.core.service.note_lookup import (
-    NotesView,
-    find_note,
-    nearest_notes,
-    show_note,
-)
+from mindnet_desktop.core.service.note_lookup import find_note, nearest_notes, show_note
+from mindnet_desktop.core.service.search_view import SearchView
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
-from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone, occurrences
+from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
 from mindnet_desktop.core.store.protocol import NoteRecord
 from mindnet_desktop.core.store.query_log import QueryLog
 from mindnet_desktop.core.store.reader_store import open_store
@@ -124,7 +121,7 @@ class Mindnet:
         self._graph: KnowledgeGraph | None = None
         self._records: dict[str, NoteRecord] | None = None
         self._vocabulary: Vocabulary | None = None
-        self._names: dict[str, list[str]] | None = None
+        self._search_view: SearchView | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
         self.feedback = FeedbackIndex(self)  # the user's ratings, for the feedback term
         self.defer_snapshots = False
@@ -151,6 +148,7 @@ class Mindnet:
             finally:
                 if store is not None:
                     store.close()  # commits the lexical index: can fail (a full disk)
+                self._forget_search_view()
         finally:
             # Released whatever happened, or this process could never write again.
             if self._lock:
@@ -166,7 +164,8 @@ class Mindnet:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
         self.save_snapshots()
         store, self._store = self._store, None
-        self._records = self._graph = self._vocabulary = self._names = self._note_vectors = None
+        self._records = self._graph = self._vocabulary = self._note_vectors = None
+        self._forget_search_view()
         if store is not None:
             store.release()
         return self._lock
@@ -244,17 +243,13 @@ class Mindnet:
 
     @property
     def retriever(self) -> HybridRetriever:
+        view = self.search_view
         return HybridRetriever(
-            self.store,
-            self.embedder,
-            self.graph,
-            self.retriever_config,
-            self.vocabulary.symmetric,
-            NotesView(self.records),
+            self.store, self.embedder, view.graph, self.retriever_config, view.symmetric, view.notes
         )
 
     def has_note(self, note_id: str) -> bool:
-        return note_id in self.records
+        return note_id in self.search_view.notes
 
     def chunks(self, note_id: str) -> list[Chunk]:
         """The stored chunks of a note, in order (empty for an unknown id)."""
@@ -264,24 +259,26 @@ class Mindnet:
         return self.store.counts()["chunks"]
 
     @property
-    def names(self) -> dict[str, list[str]]:
-        """Note names (title, file name, aliases) as normalised words -> note ids."""
-        if self._names is None:
-            names: dict[str, list[str]] = {}
-            for note_id, record in self.records.items():
-                n = record.note
-                for name in {" ".join(name_words(x)) for x in (n.title, n.name, *n.aliases)}:
-                    if name:
-                        names.setdefault(name, []).append(note_id)
-            self._names = names
-        return self._names
+    def search_view(self) -> SearchView:
+        """What a search reads of the notes and the graph: a fresh reader's note index when
+        one is in step (`note_index.py`), else the records and the graph."""
+        if self._search_view is None:
+            index = None
+            if self._reader_snapshot and self._records is None and self._graph is None:
+                index = NoteIndex.load(self.data_dir, self._signatures()[1])
+            self._search_view = (
+                SearchView.of_index(index, Vocabulary(self.config_dir).symmetric)
+                if index
+                else SearchView.over(self.records, self.graph, self.vocabulary.symmetric)
+            )
+        return self._search_view
 
     def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
         """The `n` notes of `types` most similar to `vector` (note vectors kept in memory:
         a filtered vector query in Chroma is far slower)."""
         if self._note_vectors is None:
             self._note_vectors = self.store.note_vectors()
-        return nearest_notes(*self._note_vectors, self.records, vector, types, n, exclude)
+        return nearest_notes(*self._note_vectors, self.search_view.notes, vector, types, n, exclude)
 
     @property
     def decision_engine(self) -> DecisionEngine:
@@ -331,7 +328,7 @@ class Mindnet:
             for record in outcome.written + outcome.relinked:
                 self._records[record.note.note_id] = record
         self._vocabulary = None
-        self._names = None
+        self._forget_search_view()
         self._note_vectors = None
         if self._graph is not None:
             for note_id in outcome.deleted:
@@ -360,7 +357,14 @@ class Mindnet:
         self.snapshots.save_records(self._records, records_signature)
         if self._graph is not None:
             self.snapshots.save_graph(self._graph, graph_signature)
+        if self.chunk_snapshot:  # the note index beside it, for a fresh search
+            write_note_index(self.data_dir, self._records, self.graph, graph_signature)
         return True
+
+    def _forget_search_view(self) -> None:
+        view, self._search_view = getattr(self, "_search_view", None), None
+        if view is not None:
+            view.close()
 
     def _signatures(self) -> tuple[str | None, str | None]:
         return self.snapshots.signatures()
@@ -387,12 +391,7 @@ class Mindnet:
 
     def edges_with_tombstones(self) -> list[tuple[Edge, Tombstone | None]]:
         """Every edge with the tombstone that deletes it (None while active)."""
-        pairs: list[tuple[Edge, Tombstone | None]] = []
-        for record in self.records.values():
-            seen = occurrences(record.edges) if self.overlay.tombstones else {}
-            pairs += [(e, self.overlay.tombstone(e, seen.get(e.id, 0))) for e in record.edges]
-        pairs += [(e, self.overlay.tombstone(e)) for e in self.overlay.user_edges.values()]
-        return pairs
+        return self.overlay.with_tombstones(r.edges for r in self.records.values())
 
     def show(self, ref: str) -> dict[str, Any]:
         """A note with its chunks, the edges it owns and the edges pointing at it."""

@@ -80,7 +80,7 @@ def show_note(mn: Mindnet, ref: str) -> dict[str, Any]:
 def nearest_notes(
     ids: list[str],
     matrix: Any,
-    records: dict[str, NoteRecord],
+    notes: Mapping[str, Note],
     vector: Any,
     types: set[str],
     n: int,
@@ -93,8 +93,8 @@ def nearest_notes(
     scores = matrix @ vector
     picked = []
     for i in sorted(range(len(ids)), key=lambda i: -scores[i]):
-        record = records.get(ids[i])
-        if record and record.note.type in types and ids[i] not in exclude:
+        note = notes.get(ids[i])
+        if note and note.type in types and ids[i] not in exclude:
             picked.append(ids[i])
             if len(picked) == n:
                 break

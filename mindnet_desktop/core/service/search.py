@@ -44,7 +44,7 @@ def named_notes(mn: Mindnet, question: str) -> list[str]:
     """Notes whose title, file name or alias the question names as whole words
     (case-insensitive), looked up by the question's word n-grams."""
     words = name_words(question)
-    names = mn.names
+    names = mn.search_view.names
     found: list[str] = []
     for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
         for start in range(len(words) - size + 1):
@@ -82,7 +82,10 @@ def hybrid_search(
     language = language or system_language()
     routing = routing or route_question(mn, query)
     retriever = mn.retriever
-    only, possible = mn.searcher.candidate_filter(types, root, depth)
+    graph = mn.search_view.graph  # a fresh reader's note index, or the graph
+    only, possible = (
+        mn.searcher.candidate_filter(types, root, depth) if types or root else (None, True)
+    )
     if not possible:
         return _finish(mn, query, routing, [], log, model)
     vector = mn.embedder.embed_query([query])[0]
@@ -90,10 +93,9 @@ def hybrid_search(
     named = named_notes(mn, query)
     if root is None and not types:
         for note_id in named:
-            extra.extend(mn.graph.chunks_of(note_id))
-            for node, hops, _ in mn.queries.traverse(note_id, 1, "both"):
-                if hops == 1:
-                    extra.extend(mn.graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
+            extra.extend(graph.chunks_of(note_id))
+            for node in graph.note_neighbours(note_id):
+                extra.extend(graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
     feedback = mn.feedback.effects(vector)
     if root is None and not types:  # notes rated up for a like question join the candidates
@@ -101,7 +103,7 @@ def hybrid_search(
             (n for n, e in feedback.items() if e.raw > 0), key=lambda n: -feedback[n].raw
         )
         for note_id in liked[:MAX_LIKED]:
-            extra.extend(mn.graph.chunks_of(note_id)[:MAX_EXTRA_CHUNKS])
+            extra.extend(graph.chunks_of(note_id)[:MAX_EXTRA_CHUNKS])
     ranking = retriever.rank(
         query,
         k,
@@ -118,7 +120,7 @@ def hybrid_search(
     if inject and root is None:
         present = {h.note_id for h in hits}
         chosen = mn.top_notes(vector, set(inject), INJECTED_PER_QUERY, present)
-        chunks = [c for note in chosen for c in mn.graph.chunks_of(note)]
+        chunks = [c for note in chosen for c in graph.chunks_of(note)]
         extra_hits = [
             h
             for h in retriever.rank(

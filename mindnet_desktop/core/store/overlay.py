@@ -9,6 +9,7 @@ atomically) and `audit.jsonl`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -128,6 +129,18 @@ class EdgeOverlay:
             # the link can sit in that chunk, so only the link key identifies it.
             return self._by_link.get(key)
         return self.tombstones.get(edge.id) or self._by_key.get(tuple(edge.dedup_key))
+
+    def with_tombstones(
+        self, edge_lists: Iterable[list[Edge]]
+    ) -> list[tuple[Edge, Tombstone | None]]:
+        """Every edge of the notes' `edge_lists` and the user's, with the tombstone that
+        deletes it (None while active)."""
+        pairs: list[tuple[Edge, Tombstone | None]] = []
+        for edges in edge_lists:
+            seen = occurrences(edges) if self.tombstones else {}
+            pairs += [(e, self.tombstone(e, seen.get(e.id, 0))) for e in edges]
+        pairs += [(e, self.tombstone(e)) for e in self.user_edges.values()]
+        return pairs
 
     def delete(self, edge: Edge, occurrence: int = 0) -> Tombstone:
         key = link_key(edge, occurrence)

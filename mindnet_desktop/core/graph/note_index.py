@@ -1,0 +1,240 @@
+"""What a search reads of the notes and the graph, kept for a fresh reader process.
+
+A search needs the notes' titles, types and names, their chunk ids, and the edges among its
+few hundred candidate notes, not every record and the whole graph: at 6,500 notes loading
+those two snapshots costs ~1 s of a fresh `mindnet search`. The note index holds just that in
+an SQLite file (`notes.index.sqlite`) read row by row, so its cost does not grow with the
+vault. It is written beside the other snapshots by `mindnet import` and `mindnet watch`
+(whole, from the graph in memory, into a temporary file moved into place), carries the graph
+snapshot's signature (the manifest's and the edge overlay's bytes) and is not used when that
+differs, so a search never reads it out of step. `SearchGraph` is what the retriever asks of
+either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Protocol
+
+from mindnet_desktop.core.domain import Note, chunk_id, name_words
+from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, NoteLink
+from mindnet_desktop.core.store.protocol import NoteRecord
+
+INDEX_FILE = "notes.index.sqlite"
+VERSION = "1"
+BATCH = 500  # note ids per query (SQLite's bound on parameters)
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE notes (note_id TEXT PRIMARY KEY, path TEXT, title TEXT, type TEXT, status TEXT,
+    aliases TEXT, tags TEXT, chunk_count INTEGER, mtime_ns INTEGER, size INTEGER);
+CREATE TABLE names (name TEXT, note_id TEXT);
+CREATE TABLE links (source TEXT, target TEXT, kind TEXT, confidence REAL, provenance TEXT);
+"""
+INDEXES = """
+CREATE INDEX names_name ON names (name);
+CREATE INDEX links_source ON links (source);
+CREATE INDEX links_target ON links (target);
+"""
+
+
+class SearchGraph(Protocol):
+    """What a search reads of the graph: `KnowledgeGraph` or a `NoteIndex`."""
+
+    def chunks_of(self, note_id: str) -> list[str]: ...
+
+    def links_among(self, notes: set[str]) -> list[NoteLink]: ...
+
+    def note_neighbours(self, note_id: str) -> list[str]: ...
+
+
+def note_names(records: Mapping[str, NoteRecord]) -> dict[str, list[str]]:
+    """Note names (title, file name, aliases) as normalised words -> note ids."""
+    names: dict[str, list[str]] = {}
+    for note_id, record in records.items():
+        n = record.note
+        for name in {" ".join(name_words(x)) for x in (n.title, n.name, *n.aliases)}:
+            if name:
+                names.setdefault(name, []).append(note_id)
+    return names
+
+
+def write_note_index(
+    data_dir: Path,
+    records: Mapping[str, NoteRecord],
+    graph: KnowledgeGraph,
+    signature: str | None,
+) -> bool:
+    """Write the index of `records` and `graph` (taken at `signature`); whether it was
+    written (a full disk leaves none: it is a cache, a search then loads the snapshots)."""
+    if signature is None:
+        return False
+    path = data_dir / INDEX_FILE
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        with contextlib.closing(sqlite3.connect(tmp)) as con:
+            con.executescript(SCHEMA)
+            con.executemany(
+                "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (n.note_id, n.path, n.title, n.type, n.status, json.dumps(n.aliases),
+                     json.dumps(n.tags), r.chunk_count, r.mtime_ns, r.size)
+                    for r in records.values()
+                    for n in (r.note,)
+                ),
+            )  # fmt: skip
+            con.executemany(
+                "INSERT INTO names VALUES (?, ?)",
+                ((name, i) for name, ids in note_names(records).items() for i in ids),
+            )
+            con.executemany(
+                "INSERT INTO links VALUES (?, ?, ?, ?, ?)", graph.links_among(set(records))
+            )
+            con.executescript(INDEXES)
+            con.executemany(
+                "INSERT INTO meta VALUES (?, ?)", (("version", VERSION), ("signature", signature))
+            )
+            con.commit()
+        os.chmod(tmp, 0o600)  # like the other snapshots: the notes' titles are private
+        os.replace(tmp, path)
+        return True
+    except (OSError, sqlite3.Error):
+        tmp.unlink(missing_ok=True)
+        return False
+
+
+class NoteRows(Mapping[str, Note]):
+    """note id -> Note (title, path, type, status, aliases, tags; no body, no hash), read
+    when asked for."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+        self._cache: dict[str, Note | None] = {}
+
+    def _row(self, note_id: str) -> Note | None:
+        if note_id not in self._cache:
+            row = self._con.execute(
+                "SELECT path, title, type, status, aliases, tags FROM notes WHERE note_id = ?",
+                (note_id,),
+            ).fetchone()
+            self._cache[note_id] = (
+                None
+                if row is None
+                else Note(
+                    note_id, row[0], row[1], row[2], "", "",
+                    tags=tuple(json.loads(row[5])), aliases=tuple(json.loads(row[4])),
+                    status=row[3],
+                )
+            )  # fmt: skip
+        return self._cache[note_id]
+
+    def __getitem__(self, note_id: str) -> Note:
+        note = self._row(note_id)
+        if note is None:
+            raise KeyError(note_id)
+        return note
+
+    def __contains__(self, note_id: object) -> bool:
+        return isinstance(note_id, str) and self._row(note_id) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (r[0] for r in self._con.execute("SELECT note_id FROM notes ORDER BY rowid"))
+
+    def __len__(self) -> int:
+        return int(self._con.execute("SELECT count(*) FROM notes").fetchone()[0])
+
+
+class NameRows(Mapping[str, list[str]]):
+    """Normalised name -> note ids (as `note_names`), read when asked for."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+
+    def __getitem__(self, name: str) -> list[str]:
+        rows = self._con.execute(
+            "SELECT note_id FROM names WHERE name = ? ORDER BY rowid", (name,)
+        ).fetchall()
+        if not rows:
+            raise KeyError(name)
+        return [r[0] for r in rows]
+
+    def __iter__(self) -> Iterator[str]:
+        return (r[0] for r in self._con.execute("SELECT DISTINCT name FROM names"))
+
+    def __len__(self) -> int:
+        return int(self._con.execute("SELECT count(DISTINCT name) FROM names").fetchone()[0])
+
+
+class NoteIndex:
+    """The note index of a data dir, open read-only (`load`)."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+        self.notes = NoteRows(con)
+        self.names = NameRows(con)
+
+    @classmethod
+    def load(cls, data_dir: Path, signature: str | None) -> NoteIndex | None:
+        """The index when it was written at `signature`, else None."""
+        path = data_dir / INDEX_FILE
+        if signature is None or not path.is_file():
+            return None
+        try:
+            # Immutable: the file is only ever replaced whole, never written in place.
+            con = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.Error:
+            return None
+        if meta.get("version") != VERSION or meta.get("signature") != signature:
+            con.close()
+            return None
+        return cls(con)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def chunks_of(self, note_id: str) -> list[str]:
+        row = self._con.execute(
+            "SELECT chunk_count FROM notes WHERE note_id = ?", (note_id,)
+        ).fetchone()
+        return [chunk_id(note_id, seq) for seq in range(1, row[0] + 1)] if row else []
+
+    def stamp(self, note_id: str) -> tuple[int, int]:
+        """The note file's (mtime_ns, size) when it was imported."""
+        row = self._con.execute(
+            "SELECT mtime_ns, size FROM notes WHERE note_id = ?", (note_id,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(note_id)
+        return int(row[0]), int(row[1])
+
+    def links_among(self, notes: set[str]) -> list[NoteLink]:
+        ids = sorted(notes)
+        links: list[NoteLink] = []
+        for start in range(0, len(ids), BATCH):
+            part = ids[start : start + BATCH]
+            marks = ",".join("?" * len(part))
+            links += [
+                NoteLink(*row)
+                for row in self._con.execute(
+                    f"SELECT source, target, kind, confidence, provenance FROM links "
+                    f"WHERE source IN ({marks}) ORDER BY rowid",
+                    part,
+                )
+                if row[1] in notes
+            ]
+        return links
+
+    def note_neighbours(self, note_id: str) -> list[str]:
+        rows = self._con.execute(
+            "SELECT target FROM links WHERE source = ? UNION SELECT source FROM links "
+            "WHERE target = ?",
+            (note_id, note_id),
+        ).fetchall()
+        return sorted({r[0] for r in rows} - {note_id})

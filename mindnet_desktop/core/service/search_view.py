@@ -1,0 +1,64 @@
+"""What a search reads of the notes and the graph, from wherever it is cheapest: the records
+and the graph when this process holds them, else a fresh reader's note index
+(`graph/note_index.py`), which answers without loading either."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mindnet_desktop.core.domain import Note
+from mindnet_desktop.core.graph.note_index import (
+    NoteIndex,
+    SearchGraph,
+    note_names,
+    write_note_index,
+)
+from mindnet_desktop.core.service.note_lookup import NotesView
+from mindnet_desktop.core.store.protocol import NoteRecord
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+    from mindnet_desktop.core.service.mindnet import Mindnet
+
+
+@dataclass
+class SearchView:
+    """The graph (chunks, links among candidates, neighbours), the notes (title, type,
+    names), each note file's stamp at import (mtime_ns, size) and the symmetric kinds."""
+
+    graph: SearchGraph
+    notes: Mapping[str, Note]
+    names: Mapping[str, list[str]]
+    stamp: Callable[[str], tuple[int, int]]
+    symmetric: frozenset[str]
+    index: NoteIndex | None = None
+
+    @classmethod
+    def over(
+        cls, records: dict[str, NoteRecord], graph: KnowledgeGraph, symmetric: frozenset[str]
+    ) -> SearchView:
+        def stamp(note_id: str) -> tuple[int, int]:
+            return records[note_id].mtime_ns, records[note_id].size
+
+        return cls(graph, NotesView(records), note_names(records), stamp, symmetric)
+
+    @classmethod
+    def of_index(cls, index: NoteIndex, symmetric: frozenset[str]) -> SearchView:
+        return cls(index, index.notes, index.names, index.stamp, symmetric, index)
+
+    def close(self) -> None:
+        if self.index is not None:
+            self.index.close()
+
+
+def keep_note_index(mn: Mindnet) -> bool:
+    """Write the vault's note index unless one in step is there (`mindnet import`); whether
+    one is there now."""
+    signature = mn.snapshots.signatures()[1]
+    index = NoteIndex.load(mn.data_dir, signature)
+    if index is not None:
+        index.close()
+        return True
+    return write_note_index(mn.data_dir, mn.records, mn.graph, signature)
