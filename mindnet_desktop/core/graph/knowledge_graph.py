@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import Any, NamedTuple
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mindnet_desktop.core.domain import Edge, chunk_id
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 UNRESOLVED_PREFIX = "unresolved:"
 
@@ -43,6 +44,8 @@ class KnowledgeGraph:
     """
 
     def __init__(self, overlay: EdgeOverlay | None = None) -> None:
+        import networkx as nx  # ~0.15 s: not for a search that reads the note index
+
         self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
         self.overlay = overlay
         self._owned: dict[str, list[tuple[str, str, str]]] = {}  # note id -> its edges
