@@ -26,6 +26,7 @@ from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.ingest.write_stage import EMBED_BATCH_CHUNKS
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.search_view import keep_reader_snapshots
 
 QUESTIONS = [
     "Wie hängen Daten und Modell zusammen?",
@@ -89,6 +90,7 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
         options = ImportOptions(force=True) if force else ImportOptions(sync_deletes=True)
         summary = drain(mn.import_vault(options)).summary
         cold = time.perf_counter() - started
+        keep_reader_snapshots(mn)  # as `mindnet import` does after its import (not timed)
         if not measure:
             return
         records = mn.records
@@ -146,6 +148,7 @@ def edit(run: BenchRun, trials: int = 3) -> None:
                 imports.append(drain(mn.import_vault(ImportOptions(sync_deletes=True))).summary)
 
         mn.defer_snapshots = True  # as `mindnet watch` and the app do
+        mn.chunk_snapshot = True  # and the watcher's save keeps what a fresh search reads
 
         def on_idle() -> None:
             with lock:
@@ -191,9 +194,11 @@ def start(run: BenchRun) -> None:
     graph_cmd = cli_command(run.vault, run.data, name, *server, "neighbors", node, "--json")
     first = timed_process(graph_cmd)  # may build the snapshots an edit left stale
     again = timed_process(graph_cmd)
-    search = timed_process(
-        cli_command(run.vault, run.data, name, *server, "search", QUESTIONS[0], "--json")
+    searches = sorted(
+        timed_process(cli_command(run.vault, run.data, name, *server, "search", question, "--json"))
+        for question in QUESTIONS[:3]
     )
+    search = searches[1]  # the median of three questions
     run.figures += [
         Figure(
             "start → ready: `neighbors` in a fresh process", round(again, 2), "s",
@@ -203,6 +208,7 @@ def start(run: BenchRun) -> None:
         Figure(
             "start → ready: `search` in a fresh process", round(search, 2), "s",
             "`mindnet --help`", round(floor, 2), "< 3 s", search < 3.0,
+            {"searches_s": [round(s, 2) for s in searches]},
         ),
     ]  # fmt: skip
     if run.chroma_url is None:

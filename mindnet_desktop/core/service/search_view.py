@@ -16,6 +16,7 @@ from mindnet_desktop.core.graph.note_index import (
     write_note_index,
 )
 from mindnet_desktop.core.service.note_lookup import NotesView
+from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 if TYPE_CHECKING:
@@ -51,6 +52,13 @@ class SearchView:
     def close(self) -> None:
         if self.index is not None:
             self.index.close()
+
+
+def keep_reader_snapshots(mn: Mindnet) -> None:
+    """What `mindnet import` leaves for a fresh search, each written unless one in step is
+    there: the chunk snapshot and the note index."""
+    keep_chunk_snapshot(mn.data_dir, mn.store, mn.snapshots.signatures()[0], mn.embedder.name)
+    keep_note_index(mn)
 
 
 def keep_note_index(mn: Mindnet) -> bool:
