@@ -85,10 +85,15 @@ def config_file(name: str, config_dir: Path | None) -> Path:
     return bundled_config_dir() / name
 
 
+# libyaml's parser when PyYAML has it: the same documents, ~10x faster (the config files cost
+# ~50 ms of every command's start in pure Python).
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml(path: Path) -> dict[str, Any]:
     """Read a YAML mapping; syntax errors become a `ConfigError` with line information."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     except FileNotFoundError:
         raise ConfigError(path, "<file>", "an existing file") from None
     except UnicodeDecodeError as exc:
