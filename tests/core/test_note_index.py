@@ -107,6 +107,26 @@ def test_a_fresh_search_reads_no_record_and_no_graph(vault, tmp_path, monkeypatc
         assert reader.has_note(expected[0].hits[0].note_id)
 
 
+def test_a_fresh_reader_without_an_index_leaves_one(vault, tmp_path, monkeypatch):
+    """Guards `open_search_view`: a reader that found no index in step (an older version's
+    import, the app's) searches over the records and the graph and writes the index, which
+    the next reader uses (shown to fail by not writing it there)."""
+    data = tmp_path / "data"
+    _index(vault, data)
+    (data / INDEX_FILE).unlink()
+    with _reader(vault, data) as first:
+        before = hybrid_search(first, QUESTIONS[0], 8, log=False, language="de")
+        assert type(first.search_view.graph).__name__ == "KnowledgeGraph"
+    assert NoteIndex.load(data, Snapshots(data).signatures()[1]) is not None
+    monkeypatch.setattr(Snapshots, "load_records", None)  # the next one reads neither
+    monkeypatch.setattr(Snapshots, "load_graph", None)
+    with _reader(vault, data) as second:
+        again = hybrid_search(second, QUESTIONS[0], 8, log=False, language="de")
+        assert isinstance(second.search_view.graph, NoteIndex)
+    assert [h.to_dict() for h in again.hits] == [h.to_dict() for h in before.hits]
+    assert not [p.name for p in data.iterdir() if p.name.endswith(".tmp")]
+
+
 def test_an_index_out_of_step_is_not_used(vault, tmp_path):
     """Guards the signature: after an edge is soft-deleted (the overlay changed) or the
     vault was imported again, the old index is ignored, and a broken or foreign file

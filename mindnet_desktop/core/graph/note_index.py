@@ -75,7 +75,7 @@ def write_note_index(
     if signature is None:
         return False
     path = data_dir / INDEX_FILE
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # readers may write it too
     tmp.unlink(missing_ok=True)
     try:
         with contextlib.closing(sqlite3.connect(tmp)) as con:

@@ -19,7 +19,7 @@ from mindnet_desktop.core.config.type_registry import TypeRegistry, load_types, 
 from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
-from mindnet_desktop.core.graph.note_index import NoteIndex, write_note_index
+from mindnet_desktop.core.graph.note_index import write_note_index
 from mindnet_desktop.core.graph.queries import GraphQueries
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
@@ -30,7 +30,7 @@ from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
 from mindnet_desktop.core.service.feedback import FeedbackIndex
 from mindnet_desktop.core.service.note_lookup import find_note, nearest_notes, show_note
-from mindnet_desktop.core.service.search_view import SearchView
+from mindnet_desktop.core.service.search_view import SearchView, open_search_view
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
@@ -260,17 +260,11 @@ class Mindnet:
 
     @property
     def search_view(self) -> SearchView:
-        """What a search reads of the notes and the graph: a fresh reader's note index when
-        one is in step (`note_index.py`), else the records and the graph."""
+        """What a search reads of the notes and the graph (`search_view.py`): a fresh
+        reader's note index, else the records and the graph."""
         if self._search_view is None:
-            index = None
-            if self._reader_snapshot and self._records is None and self._graph is None:
-                index = NoteIndex.load(self.data_dir, self._signatures()[1])
-            self._search_view = (
-                SearchView.of_index(index, Vocabulary(self.config_dir).symmetric)
-                if index
-                else SearchView.over(self.records, self.graph, self.vocabulary.symmetric)
-            )
+            fresh = self._reader_snapshot and self._records is None and self._graph is None
+            self._search_view = open_search_view(self, fresh)
         return self._search_view
 
     def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:

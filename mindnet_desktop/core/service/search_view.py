@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.graph.note_index import (
     NoteIndex,
@@ -52,6 +53,22 @@ class SearchView:
     def close(self) -> None:
         if self.index is not None:
             self.index.close()
+
+
+def open_search_view(mn: Mindnet, fresh: bool) -> SearchView:
+    """The view a search of `mn` reads. `fresh` (a lazy reader that has loaded nothing yet):
+    the note index when one is in step; when none is, the records and the graph, and an
+    index of them is written for the next fresh search (as the records and graph snapshots
+    are when missing)."""
+    if not fresh:
+        return SearchView.over(mn.records, mn.graph, mn.vocabulary.symmetric)
+    signature = mn.snapshots.signatures()[1]  # before reading: a race only misses
+    index = NoteIndex.load(mn.data_dir, signature)
+    if index is not None:
+        return SearchView.of_index(index, Vocabulary(mn.config_dir).symmetric)
+    view = SearchView.over(mn.records, mn.graph, mn.vocabulary.symmetric)
+    write_note_index(mn.data_dir, mn.records, mn.graph, signature)
+    return view
 
 
 def keep_reader_snapshots(mn: Mindnet) -> None:
