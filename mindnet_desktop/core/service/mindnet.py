@@ -288,6 +288,7 @@ class Mindnet:
     def forget_vocabulary(self) -> None:
         """The edge kinds in use changed (a user edge): count them again when next asked."""
         self._vocabulary = None
+        self._forget_search_view()  # its symmetric kinds
 
     def import_vault(
         self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
@@ -347,6 +348,7 @@ class Mindnet:
             keep_chunk_snapshot(self.data_dir, self.store, records_signature, self.embedder.name)
         if self._records is None or len(self._records) != self.store.counts()["notes"]:
             self._records, self._graph = None, None  # out of step: load anew when asked
+            self._forget_search_view()
             return True
         self.snapshots.save_records(self._records, records_signature)
         if self._graph is not None:
