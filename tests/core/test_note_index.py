@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,8 @@ def test_the_index_answers_as_the_graph_does(vault, tmp_path):
         assert links and links == Counter(graph.links_among(everything))
         assert any(link.source != link.target for link in links)
         some = set(sorted(everything)[::3])
-        assert Counter(index.links_among(some)) == Counter(graph.links_among(some))
+        links_some = Counter(graph.links_among(some))
+        assert Counter(index.links_among(some)) == links_some
         for note_id, record in records.items():
             assert index.chunks_of(note_id) == graph.chunks_of(note_id)
             assert index.note_neighbours(note_id) == graph.note_neighbours(note_id)
@@ -78,6 +80,9 @@ def test_the_index_answers_as_the_graph_does(vault, tmp_path):
             assert (note.aliases, note.tags) == (expected.aliases, expected.tags)
         assert dict(index.names) == note_names(records)
         assert "no such note" not in index.notes and index.chunks_of("no such note") == []
+        assert Counter(graph.links_among({"no such note", *some})) == links_some
+        with ThreadPoolExecutor(1) as pool:  # a reader opened on one thread, used on another
+            assert pool.submit(index.links_among, some).result() == index.links_among(some)
         assert len(index.notes) == len(records)
         index.close()
 

@@ -83,6 +83,8 @@ class KnowledgeGraph:
         links = []
         for note in notes:
             for seed in (note, *self._chunks.get(note, ())):
+                if seed not in succ:
+                    continue  # not a note of this graph
                 for target, keyed in succ[seed].items():
                     node = attrs[target]
                     other = node.get("note_id", target) if node.get("kind") == "chunk" else target

@@ -187,7 +187,10 @@ class NoteIndex:
             return None
         try:
             # Immutable: the file is only ever replaced whole, never written in place.
-            con = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
+            # Any thread may read it (a reader opened on one thread, used on a worker).
+            con = sqlite3.connect(
+                f"{path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False
+            )
             meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.Error:
             return None
