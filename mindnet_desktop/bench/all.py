@@ -8,9 +8,10 @@ is not copied again then (a fresh work dir starts over).
 Figures (see issue 13): cold import vs pure embedding of the same chunk texts; no-op
 re-import vs cold import; edit one note -> searchable through the watcher; start -> ready
 (a CLI graph query and a CLI search in a fresh process, vs the bare interpreter with the CLI
-imported); search + explain vs a raw Chroma query; neighbours and RAG; ask (time to first
+imported); search + explain vs a raw Chroma query; neighbours and RAG; the graph view's
+layout and first draw of 5,000 notes (offscreen); ask (time to first
 token vs the prefill of the system prompt + question alone, tokens/s vs raw llama.cpp);
-peak RSS with the vault and the model loaded.
+peak RSS with the vault and the model loaded (a fresh process, `ask_rss.py`).
 """
 
 from __future__ import annotations

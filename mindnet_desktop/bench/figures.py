@@ -292,4 +292,28 @@ def graph(run: BenchRun) -> None:
     run.figures += [
         Figure("neighbours p95", n, "ms", goal="< 10 ms", ok=n < 10),
         Figure("neighbourhood RAG p95", r, "ms", goal="< 200 ms", ok=r < 200),
+        graph_view(),
     ]
+
+
+def graph_view(nodes: int = 5000) -> Figure:
+    """The graph view's layout and first draw of a generated graph (`ui/bench_graph.py`),
+    offscreen in a fresh process."""
+    env = child_env()
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    command = [sys.executable, "-m", "mindnet_desktop.ui.bench_graph", "--nodes", str(nodes)]
+    done = subprocess.run(
+        [*command, "--json"], capture_output=True, text=True, env=env, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the graph view's bench failed: {done.stderr.strip()[-500:]}")
+    got = json.loads(done.stdout)
+    seconds = round(got["layout_s"] + got["drawn_s"], 2)
+    frames = got["frame_ms"]
+    return Figure(
+        f"graph view: layout + first draw, {nodes} notes (offscreen)", seconds, "s",
+        goal="< 2 s", ok=seconds < 2.0,
+        detail={"layout_s": got["layout_s"], "drawn_s": got["drawn_s"],
+                "zoom_step_ms": frames["zoom_step_median"], "pan_step_ms": frames["pan_median"],
+                "hover_ms": frames["hover_median"], "edges": got["edges"]},
+    )  # fmt: skip

@@ -81,6 +81,8 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     assert app["detail"]["first_search_s"] > 0
     ask = next(r for name, r in rows.items() if name.startswith("ask: time to first"))
     assert ask["value"] > 0 and ask["baseline_value"] > 0
+    view = rows["graph view: layout + first draw, 5000 notes (offscreen)"]
+    assert view["value"] > 0 and view["detail"]["edges"] > 0
     memory = rows["peak RSS with vault and model loaded"]  # a fresh process, not the bench's
     assert memory["value"] > 0 and "fresh process" in memory["detail"]["measured_in"]
     searches = rows["start → ready: `search` in a fresh process"]["detail"]["searches_s"]
