@@ -84,7 +84,9 @@ def hybrid_search(
     retriever = mn.retriever
     graph = mn.search_view.graph  # a fresh reader's note index, or the graph
     only, possible = (
-        mn.searcher.candidate_filter(types, root, depth) if types or root else (None, True)
+        mn.searcher.candidate_filter(types, root, depth)
+        if types or root is not None
+        else (None, True)
     )
     if not possible:
         return _finish(mn, query, routing, [], log, model)
