@@ -127,8 +127,12 @@ def preload_job(
     beginning of an answer's prompt into its cache; whether it loaded. A model that cannot
     load is left for the question to report."""
 
+    def ahead(mn: Mindnet) -> str:
+        mn.note_vectors()  # a DECISION question's injected notes are chosen by them
+        return answer_prefix(mn, language)
+
     def preload(job: Job) -> bool:
-        prefix = host.call(job, lambda mn: answer_prefix(mn, language))
+        prefix = host.call(job, ahead)
         if job.cancelled():
             return False
         try:

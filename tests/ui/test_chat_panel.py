@@ -281,14 +281,26 @@ def test_a_failed_search_shows_its_message(qtbot, panel: ChatPanel, monkeypatch)
     assert panel.turns[-1].state == "failed" and panel.send_button.isEnabled()
 
 
-def test_preload_loads_the_model_before_the_first_question(qtbot, panel: ChatPanel) -> None:
+def test_preload_loads_the_model_before_the_first_question(
+    qtbot, panel: ChatPanel, monkeypatch
+) -> None:
     """Guards the preload: the model is loaded and has read the answer prompt's beginning
     before any question, so the first answer reports no "loading" phase (without the
-    preload it does); a second preload for the same model does nothing."""
+    preload it does), and the note vectors a DECISION question needs are read; a second
+    preload for the same model does nothing."""
     job = panel.preload()
     assert job is not None and panel.preloading
     qtbot.waitUntil(lambda: not panel.preloading, timeout=LONG_WAIT_MS)
     assert job.error is None and job.result is True
+    mn = panel.host.mindnet
+    assert mn is not None
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the note vectors were read again")
+
+    monkeypatch.setattr(type(mn.store), "note_vectors", refuse)
+    assert mn.note_vectors()[0]  # read by the preload
+    monkeypatch.undo()
     llm = panel._slot.llm
     assert llm is not None and llm.loaded and llm.tokens_in_context > 0
     assert panel.preload() is None
