@@ -137,6 +137,10 @@ def test_note_vectors_from_the_snapshot_equal_the_stores(vault, tmp_path):
         assert sorted(ids) == sorted(theirs)
         for note_id, vector in zip(ids, matrix):
             np.testing.assert_allclose(vector, theirs[note_id], atol=1e-5)
+        some, part = reader.store.note_vectors([ids[2], "no such note", ids[0]])
+        assert sorted(some) == sorted([ids[0], ids[2]]) and reader.store._store is None
+        for note_id, vector in zip(some, part):
+            np.testing.assert_allclose(vector, theirs[note_id], atol=1e-5)
 
 
 def test_watch_keeps_the_snapshot_with_its_deferred_snapshots(vault, tmp_path):

@@ -178,6 +178,10 @@ class StoreContract:
         mean = PAPER[2].mean(axis=0)
         expected = mean / np.linalg.norm(mean)
         assert np.allclose(matrix[ids.index("Support/Papier")], expected, atol=1e-5)
+        some, part = filled.note_vectors(["Support/Papier", "no such note"])
+        assert some == ["Support/Papier"] and np.allclose(part[0], expected, atol=1e-5)
+        none, empty = filled.note_vectors([])
+        assert none == [] and empty.shape[0] == 0
 
     def test_the_store_names_its_embedder(self, store: Store) -> None:
         assert store.embedder_name == EMBEDDER.name

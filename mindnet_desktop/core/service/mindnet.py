@@ -28,8 +28,8 @@ from mindnet_desktop.core.ingest.note_edit import EDIT_JOURNAL, clean_interrupte
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
+from mindnet_desktop.core.service import note_lookup
 from mindnet_desktop.core.service.feedback import FeedbackIndex
-from mindnet_desktop.core.service.note_lookup import find_note, nearest_notes, show_note
 from mindnet_desktop.core.service.search_view import SearchView, open_search_view
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
@@ -278,7 +278,9 @@ class Mindnet:
     def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
         """The `n` notes of `types` most similar to `vector`."""
         ids, matrix = self.note_vectors()
-        return nearest_notes(ids, matrix, self.search_view.notes, vector, types, n, exclude)
+        return note_lookup.nearest_notes(
+            ids, matrix, self.search_view.notes, vector, types, n, exclude
+        )
 
     @property
     def decision_engine(self) -> DecisionEngine:
@@ -330,7 +332,7 @@ class Mindnet:
                 self._records[record.note.note_id] = record
         self._vocabulary = None
         self._forget_search_view()
-        self._note_vectors = None
+        self._note_vectors = note_lookup.refreshed_vectors(self._note_vectors, self.store, outcome)
         if self._graph is not None:
             for note_id in outcome.deleted:
                 self._graph.remove_note(note_id)
@@ -381,15 +383,13 @@ class Mindnet:
 
     def find_note(self, ref: str) -> NoteRecord:
         """A note by id, vault path, title, alias or file name (case-insensitive)."""
-        return find_note(self.records, ref)
+        return note_lookup.find_note(self.records, ref)
 
     def edges(self, include_deleted: bool = False) -> list[Edge]:
         """Every edge (the notes' and the user's), with `deleted` set from the overlay."""
-        return [
-            replace(e, deleted=True) if stone else e
-            for e, stone in self.edges_with_tombstones()
-            if include_deleted or stone is None
-        ]
+        pairs = self.edges_with_tombstones()
+        kept = [(e, stone) for e, stone in pairs if include_deleted or stone is None]
+        return [replace(e, deleted=True) if stone else e for e, stone in kept]
 
     def edges_with_tombstones(self) -> list[tuple[Edge, Tombstone | None]]:
         """Every edge with the tombstone that deletes it (None while active)."""
@@ -397,4 +397,4 @@ class Mindnet:
 
     def show(self, ref: str) -> dict[str, Any]:
         """A note with its chunks, the edges it owns and the edges pointing at it."""
-        return show_note(self, ref)
+        return note_lookup.show_note(self, ref)

@@ -324,9 +324,12 @@ class ChromaStore(LexicalQueries):
         """The name of the embedding function Chroma persisted with the collection."""
         return str(self._chunks.configuration["embedding_function"].name())
 
-    def note_vectors(self) -> tuple[list[str], np.ndarray]:
-        """Every note's vector (the mean of its chunks'), for in-memory ranking of notes."""
-        got = self._notes.get(include=["embeddings"])
+    def note_vectors(self, ids: list[str] | None = None) -> tuple[list[str], np.ndarray]:
+        """Every note's vector (the mean of its chunks'), for in-memory ranking of notes; with
+        `ids`, those notes' (unknown ids left out)."""
+        if ids is not None and not ids:
+            return [], np.zeros((0, self.embedder.dim), np.float32)
+        got = self._notes.get(ids=ids, include=["embeddings"])
         embeddings = got.get("embeddings")
         if embeddings is None or len(got["ids"]) == 0:
             return [], np.zeros((0, self.embedder.dim), np.float32)

@@ -52,8 +52,13 @@ class ReaderStore(LexicalQueries):
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         return self.snapshot.chunk_rows(ids, vectors)
 
-    def note_vectors(self) -> tuple[list[str], np.ndarray]:
-        return self.snapshot.note_vectors()
+    def note_vectors(self, ids: list[str] | None = None) -> tuple[list[str], np.ndarray]:
+        every, matrix = self.snapshot.note_vectors()
+        if ids is None:
+            return every, matrix
+        wanted = set(ids)
+        rows = [i for i, note_id in enumerate(every) if note_id in wanted]
+        return [every[i] for i in rows], matrix[rows]
 
     def close(self) -> None:
         self.lexical.close()
