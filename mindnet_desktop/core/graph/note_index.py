@@ -4,8 +4,9 @@ A search needs the notes' titles, types and names, their chunk ids, and the edge
 few hundred candidate notes, not every record and the whole graph: at 6,500 notes loading
 those two snapshots costs ~1 s of a fresh `mindnet search`. The note index holds just that in
 an SQLite file (`notes.index.sqlite`) read row by row, so its cost does not grow with the
-vault. It is written beside the other snapshots by `mindnet import` and `mindnet watch`
-(whole, from the graph in memory, into a temporary file moved into place), carries the graph
+vault. It is written beside the other snapshots by `mindnet import` and `mindnet watch`, and
+by a fresh search that found none in step (whole, from the records and the graph in memory,
+into a temporary file moved into place), carries the graph
 snapshot's signature (the manifest's and the edge overlay's bytes) and is not used when that
 differs, so a search never reads it out of step. `SearchGraph` is what the retriever asks of
 either.
