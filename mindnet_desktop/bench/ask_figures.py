@@ -3,15 +3,12 @@ beside raw llama.cpp (a second instance of the same model and threads) in the sa
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mindnet_desktop.bench.figures import QUESTIONS, BenchRun, Figure
-from mindnet_desktop.bench.machine import child_env
+from mindnet_desktop.bench.machine import module_json
 
 ANSWER_TOKENS = 48  # enough for a rate; a whole answer would make the run far longer
 TRIALS = 3
@@ -53,15 +50,12 @@ def _raw_pieces(llama: Any, messages: list[dict[str, str]], temperature: float) 
 
 def fresh_peak(run: BenchRun) -> int:
     """Peak RSS of a fresh process holding the vault and the model (`ask_rss.py`)."""
-    command = [
-        sys.executable, "-m", "mindnet_desktop.bench.ask_rss", "--vault", str(run.vault),
-        "--data-dir", str(run.data), "--embedder", run.embedder.name,
-        *(("--model", run.model) if run.model else ()),
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, env=child_env(), check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"the memory figure's process failed: {done.stderr.strip()[-500:]}")
-    return int(json.loads(done.stdout.strip().splitlines()[-1])["peak_bytes"])
+    got = module_json(
+        "mindnet_desktop.bench.ask_rss", "--vault", str(run.vault), "--data-dir", str(run.data),
+        "--embedder", run.embedder.name, *(("--model", run.model) if run.model else ()),
+        what="the memory figure's process",
+    )  # fmt: skip
+    return int(got["peak_bytes"])
 
 
 def ask_figures(run: BenchRun) -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -14,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.bench.machine import (
-    child_env,
     cli_command,
+    module_json,
     percentiles,
     poll,
     timed_process,
@@ -217,16 +214,11 @@ def start(run: BenchRun) -> None:
 
 def app_start(run: BenchRun, floor: float) -> list[Figure]:
     """The app window on the indexed vault, in a fresh process (`ui/bench_start.py`)."""
-    env = child_env()
-    env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    command = [
-        sys.executable, "-m", "mindnet_desktop.ui.bench_start", "--vault", str(run.vault),
-        "--data-dir", str(run.data), "--embedder", run.embedder.name, "--t0", str(time.time()),
-    ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"the app's start failed: {done.stderr.strip()[-500:]}")
-    got = json.loads(done.stdout.strip().splitlines()[-1])
+    got = module_json(
+        "mindnet_desktop.ui.bench_start", "--vault", str(run.vault), "--data-dir", str(run.data),
+        "--embedder", run.embedder.name, "--t0", str(time.time()),
+        what="the app's start", offscreen=True,
+    )  # fmt: skip
     if got.get("error"):
         raise RuntimeError(f"the app's first search failed: {got['error']}")
     usable, ready = got.get("usable", float("inf")), got.get("ready", float("inf"))
@@ -299,15 +291,10 @@ def graph(run: BenchRun) -> None:
 def graph_view(nodes: int = 5000) -> Figure:
     """The graph view's layout and first draw of a generated graph (`ui/bench_graph.py`),
     offscreen in a fresh process."""
-    env = child_env()
-    env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    command = [sys.executable, "-m", "mindnet_desktop.ui.bench_graph", "--nodes", str(nodes)]
-    done = subprocess.run(
-        [*command, "--json"], capture_output=True, text=True, env=env, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"the graph view's bench failed: {done.stderr.strip()[-500:]}")
-    got = json.loads(done.stdout)
+    got = module_json(
+        "mindnet_desktop.ui.bench_graph", "--nodes", str(nodes), "--json",
+        what="the graph view's bench", offscreen=True,
+    )  # fmt: skip
     seconds = round(got["layout_s"] + got["drawn_s"], 2)
     frames = got["frame_ms"]
     return Figure(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import statistics
@@ -82,6 +83,24 @@ def cli_command(vault: Path, data: Path, embedder: str, *args: str) -> list[str]
 def child_env() -> dict[str, str]:
     """The environment of a fresh interpreter that imports this source tree."""
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+
+
+def module_json(module: str, *args: str, what: str, offscreen: bool = False) -> Any:
+    """`python -m module args` in a fresh interpreter on this source tree (Qt `offscreen`
+    unless the environment names a platform): the JSON object it printed last (one line or
+    indented); a RuntimeError naming `what` when it fails."""
+    env = child_env()
+    if offscreen:
+        env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    command = [sys.executable, "-m", module, *args]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{what} failed: {done.stderr.strip()[-500:]}")
+    lines = done.stdout.strip().splitlines()
+    first = max((i for i, line in enumerate(lines) if line.startswith("{")), default=None)
+    if first is None:
+        raise RuntimeError(f"{what} printed no JSON: {done.stdout.strip()[-500:]}")
+    return json.loads("\n".join(lines[first:]))
 
 
 def timed_process(command: list[str]) -> float:
