@@ -249,7 +249,8 @@ class Mindnet:
         )
 
     def has_note(self, note_id: str) -> bool:
-        return note_id in self.search_view.notes
+        view = self._search_view  # a fresh search's note index; else no graph need be loaded
+        return note_id in (view.notes if view is not None else self.records)
 
     def chunks(self, note_id: str) -> list[Chunk]:
         """The stored chunks of a note, in order (empty for an unknown id)."""
@@ -268,9 +269,8 @@ class Mindnet:
         return self._search_view
 
     def note_vectors(self) -> tuple[list[str], Any]:
-        """Every note's vector, kept in memory (a filtered vector query in Chroma is far
-        slower); read at the first DECISION question, or ahead of it by the app's preload
-        (~1.2 s from Chroma at 6,500 notes)."""
+        """Every note's vector, kept in memory (a filtered vector query in Chroma is slower),
+        read at the first DECISION question or by the app's preload (~1.2 s at 6,500 notes)."""
         if self._note_vectors is None:
             self._note_vectors = self.store.note_vectors()
         return self._note_vectors
