@@ -81,10 +81,34 @@ def _rank(mn: Mindnet, query: str, gold: tuple[str, ...], language: str) -> int 
     return first_gold_rank([(h.note_id, h.path) for h in hits[:DEPTH]], gold)
 
 
+def _ranks(mn: Mindnet, asked: list[tuple[str, Question]]) -> list[int | None]:
+    return [_rank(mn, text, q.gold, q.lang) for text, q in asked]
+
+
 def _scores(mn: Mindnet, asked: list[tuple[str, Question]]) -> dict[str, float]:
-    scores = Scores()
-    scores.ranks = [_rank(mn, text, q.gold, q.lang) for text, q in asked]
-    return scores.summary()
+    return Scores(_ranks(mn, asked)).summary()
+
+
+def _split_by_nearness(
+    mn: Mindnet,
+    asked: list[tuple[str, Question]],
+    before: list[int | None],
+    after: list[int | None],
+) -> dict[str, dict[str, Any]]:
+    """The unrelated questions in two groups: `near`, those for which some rating counts
+    (a rated question alike enough, by the feedback term's threshold), and `far`, the rest
+    (the ratings cannot move their notes)."""
+    vectors = mn.embedder.embed_query([text for text, _ in asked])
+    near = [bool(mn.feedback.effects(vector)) for vector in vectors]
+    out: dict[str, dict[str, Any]] = {}
+    for name, want in (("near", True), ("far", False)):
+        pick = [i for i, flag in enumerate(near) if flag is want]
+        out[name] = {
+            "questions": len(pick),
+            "before": Scores([before[i] for i in pick]).summary(),
+            "after": Scores([after[i] for i in pick]).summary(),
+        }
+    return out
 
 
 def rate(mn: Mindnet, question: Question) -> dict[str, int]:
@@ -120,10 +144,11 @@ def simulate(
     paraphrased = [(paraphrases[q.id], q) for q in parts.rated]
     originals = [(q.q, q) for q in parts.rated]
     unrelated = [(q.q, q) for q in parts.unrelated]
+    unrelated_before = _ranks(mn, unrelated)
     before = {
         "paraphrases": _scores(mn, paraphrased),
         "rated": _scores(mn, originals),
-        "unrelated": _scores(mn, unrelated),
+        "unrelated": Scores(unrelated_before).summary(),
     }
     counts = {"up": 0, "down": 0}
     for i, question in enumerate(parts.rated):
@@ -131,10 +156,11 @@ def simulate(
             counts[rating] += n
         if on_step:
             on_step("rating", i + 1, len(parts.rated))
+    unrelated_after = _ranks(mn, unrelated)
     after = {
         "paraphrases": _scores(mn, paraphrased),
         "rated": _scores(mn, originals),
-        "unrelated": _scores(mn, unrelated),
+        "unrelated": Scores(unrelated_after).summary(),
     }
     gain = after["paraphrases"]["mrr"] - before["paraphrases"]["mrr"]
     drift = after["unrelated"]["mrr"] - before["unrelated"]["mrr"]
@@ -148,6 +174,9 @@ def simulate(
         "after": after,
         "paraphrase_mrr_gain": round(gain, 3),
         "unrelated_mrr_change": round(drift, 3),
+        "unrelated_by_nearness": _split_by_nearness(
+            mn, unrelated, unrelated_before, unrelated_after
+        ),
         "ok": gain >= GOAL_GAIN and abs(drift) <= GOAL_DRIFT,
     }
 
@@ -163,10 +192,18 @@ def feedback_table(results: dict[str, Any]) -> str:
         "rated": "rated, asked again",
         "unrelated": "unrelated",
     }
+    nearness = {"near": "unrelated, near a rated question", "far": "unrelated, near none"}
+
+    def row(name: str, label: str, n: int, b: dict[str, float], a: dict[str, float]) -> str:
+        cells = [f"{b[m]:.2f} → {a[m]:.2f}" for m in ("hit@1", "hit@5", "mrr")]
+        return f"| {name}: {label} | {n} | {' | '.join(cells)} |"
+
     for name, run in results["sets"].items():
         for group, label in labels.items():
-            b, a = run["before"][group], run["after"][group]
             n = run["unrelated_questions"] if group == "unrelated" else run["rated_questions"]
-            cells = [f"{b[m]:.2f} → {a[m]:.2f}" for m in ("hit@1", "hit@5", "mrr")]
-            lines.append(f"| {name}: {label} | {n} | {' | '.join(cells)} |")
+            lines.append(row(name, label, n, run["before"][group], run["after"][group]))
+        for part, label in nearness.items():
+            got = run.get("unrelated_by_nearness", {}).get(part)
+            if got and got["questions"]:
+                lines.append(row(name, label, got["questions"], got["before"], got["after"]))
     return "\n".join(lines)

@@ -147,3 +147,27 @@ def test_cli_lists_and_forgets_ratings(vault, capsys, monkeypatch, tmp_path) -> 
     assert json.loads(capsys.readouterr().out)["hits"][0]["node_id"] == first["node_id"]
     assert main(["--vault", str(vault), "feedback", "--forget"]) == 2
     assert "QUERY_ID" in capsys.readouterr().err
+
+
+def test_the_simulated_user_tells_near_from_far_unrelated_questions(mn) -> None:
+    """`bench feedback` splits its unrelated questions into those a rating counts for (a
+    rated question alike enough) and the rest, whose rankings the ratings cannot move."""
+    from mindnet_desktop.bench.feedback import feedback_table, simulate
+    from mindnet_desktop.bench.quality import QaSet, Question
+
+    gold = ("Entscheidungen/Qdrant statt Chroma.md",)
+    questions = tuple(
+        Question(f"q{i}", text, lang, "fact", gold, "dev")
+        for i, (text, lang) in enumerate(
+            [(ASKED, "en"), (PARAPHRASE, "en"), (WHY, "en"), (UNRELATED, "de")]
+        )
+    )
+    qa = QaSet("tiny", mn.vault, questions)
+    paraphrases = {q.id: f"{q.q} Please explain." for q in questions}
+    run = simulate(mn, qa, paraphrases, "dev")
+    split = run["unrelated_by_nearness"]
+    assert (split["near"]["questions"], split["far"]["questions"]) == (1, 1)
+    assert split["far"]["before"] == split["far"]["after"]
+    table = feedback_table({"sets": {"tiny": run}})
+    assert "| tiny: unrelated, near a rated question | 1 |" in table
+    assert "| tiny: unrelated, near none | 1 |" in table
