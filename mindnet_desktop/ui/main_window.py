@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -325,9 +326,12 @@ class MainWindow(QMainWindow):
         self._effective_weights = weights
 
     def open_settings(self) -> None:
+        from mindnet_desktop.ui.ratings_dialog import open_ratings
+
         weights = self._effective_weights or load_retriever_config().weights
         check = self.check_quality if self.host is not None else None
-        dialog = SettingsDialog(self.settings, weights, self, check)
+        learn = partial(open_ratings, self, learn=True) if self.host is not None else None
+        dialog = SettingsDialog(self.settings, weights, self, check, learn)
         if dialog.exec():
             self.apply_settings(dialog.apply())
 

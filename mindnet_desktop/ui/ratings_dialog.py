@@ -46,8 +46,15 @@ QUERY_ID = Qt.ItemDataRole.UserRole
 translate = QCoreApplication.translate
 
 
-def open_ratings(window: MainWindow) -> None:
-    """Open the dialog for the window's vault (an error message when none is open)."""
+def open_ratings(
+    window: MainWindow,
+    parent: QWidget | None = None,
+    on_applied: Callable[[dict[str, float]], None] | None = None,
+    learn: bool = False,
+) -> None:
+    """Open the dialog for the window's vault (an error message when none is open), over
+    `parent` (default: the window); `on_applied` is also told of weights the user applies;
+    `learn`: start learning at once (Settings → Learn from my ratings)."""
     if window.host is None or window.vault is None:
         window.show_error(
             translate("RatingsDialog", "Ratings"), translate("Workers", "The vault is not open.")
@@ -59,9 +66,16 @@ def open_ratings(window: MainWindow) -> None:
         embedder = factory(s.embedder, s.threads)
         return Mindnet(vault, loc.data_dir, loc.config_dir, embedder, lazy_store=True)
 
-    dialog = RatingsDialog(window.host, reader, window.remember_weights, window)
+    def applied(weights: dict[str, float]) -> None:
+        window.remember_weights(weights)
+        if on_applied is not None:
+            on_applied(weights)
+
+    dialog = RatingsDialog(window.host, reader, applied, parent or window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
+    if learn:
+        dialog.learn()
 
 
 class RatingsDialog(QDialog):
@@ -177,6 +191,8 @@ class RatingsDialog(QDialog):
         has = bool(ratings)
         self.forget_button.setEnabled(has)
         self.forget_all_button.setEnabled(has)
+        if self.tune_job is not None:
+            return  # the learning's progress keeps the status line
         self.status.setText(
             fill(self.tr("%1 ratings stand."), str(len(ratings)))
             if has

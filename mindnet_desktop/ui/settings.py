@@ -7,7 +7,6 @@ Retriever weights are stored here and written by the core into the vault's confi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QSettings
@@ -16,10 +15,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -32,6 +29,7 @@ from PySide6.QtWidgets import (
 from mindnet_desktop.core.config.retriever import OPTIONAL_TERMS, TERMS
 from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
 from mindnet_desktop.ui.model_menu import DetectedModelsButton
+from mindnet_desktop.ui.settings_weights import CheckQuality, Learn, WeightsBox
 
 ORGANIZATION = "Mindnet"
 APPLICATION = "mindnet-desktop"
@@ -217,7 +215,8 @@ class SettingsDialog(QDialog):
         settings: AppSettings,
         default_weights: dict[str, float],
         parent: QWidget | None = None,
-        check_quality: Callable[[dict[str, float], QWidget], object] | None = None,
+        check_quality: CheckQuality | None = None,
+        learn: Learn | None = None,
     ) -> None:
         super().__init__(parent)
         self.settings = settings
@@ -310,36 +309,11 @@ class SettingsDialog(QDialog):
         self.read_only_vault.setChecked(settings.read_only_vault)
         form.addRow(self.tr("Read-only vault:"), self.read_only_vault)
 
-        self.weights: dict[str, QDoubleSpinBox] = {}
-        weights = settings.retriever_weights or default_weights
-        box = QGroupBox(self.tr("Retriever weights"))
-        weight_form = QFormLayout(box)
-        labels = {
-            "semantic": self.tr("Semantic similarity"),
-            "lexical": self.tr("Matching terms"),
-            "name": self.tr("Named in the question"),
-            "coverage": self.tr("Every query word"),
-            "feedback": self.tr("Your ratings"),
-            "edge": self.tr("Edges"),
-            "centrality": self.tr("Centrality"),
-            "type": self.tr("Note type"),
-            "status": self.tr("Status"),
-        }
-        for term in TERMS:
-            spin = QDoubleSpinBox()
-            spin.setRange(0.0, 10.0)
-            spin.setDecimals(2)
-            spin.setSingleStep(0.05)
-            spin.setValue(weights.get(term, 0.0))
-            self.weights[term] = spin
-            weight_form.addRow(labels.get(term, term), spin)
         self._default_weights = dict(default_weights)
-        # Search quality on the user's own notes, with these weights beside the current ones.
-        self.check_quality = QPushButton(self.tr("Check search quality…"))
-        self.check_quality.setEnabled(check_quality is not None)
-        if check_quality is not None:
-            self.check_quality.clicked.connect(lambda: check_quality(self.weight_values(), self))
-        weight_form.addRow("", self.check_quality)
+        box = WeightsBox(settings.retriever_weights or default_weights, check_quality, learn)
+        self.weights_box = box
+        self.weights = box.spins
+        self.check_quality = box.check_quality
 
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -364,7 +338,7 @@ class SettingsDialog(QDialog):
             self.chat_model.setText(path)
 
     def weight_values(self) -> dict[str, float]:
-        return {term: round(spin.value(), 4) for term, spin in self.weights.items()}
+        return self.weights_box.values()
 
     def apply(self) -> set[str]:
         """Write the fields to the settings; returns the names of the settings that changed."""
@@ -393,7 +367,12 @@ class SettingsDialog(QDialog):
         s.link_target = self.link_target.currentData()
         s.read_only_vault = self.read_only_vault.isChecked()
         weights = self.weight_values()
-        if weights != self._default_weights or s.retriever_weights is not None:
+        if self.weights_box.applied is not None and s.retriever_weights is None:
+            # learned and applied from here: in effect already; kept unless edited since
+            baseline = self.weights_box.applied
+        else:
+            baseline = self._default_weights
+        if weights != baseline or s.retriever_weights is not None:
             s.retriever_weights = weights
         s.sync()
         after = {name: getattr(s, name) for name in before}

@@ -579,6 +579,44 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Vault nur lesen:</translation>
     </message>
     <message>
+        <source>Choose a vault folder</source>
+        <translation>Vault-Ordner wählen</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF chat model</source>
+        <translation>Ein GGUF-Chat-Modell wählen</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF-Modelle (*.gguf)</translation>
+    </message>
+</context>
+<context>
+    <name>VaultPicker</name>
+    <message>
+        <source>Open a vault</source>
+        <translation>Einen Vault öffnen</translation>
+    </message>
+    <message>
+        <source>Example vault (%1)</source>
+        <translation>Beispiel-Vault (%1)</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>Ordner wählen…</translation>
+    </message>
+    <message>
+        <source>Choose the Obsidian vault Mindnet should open:</source>
+        <translation>Wähle den Obsidian-Vault, den Mindnet öffnen soll:</translation>
+    </message>
+    <message>
+        <source>Choose the vault folder</source>
+        <translation>Den Vault-Ordner wählen</translation>
+    </message>
+</context>
+<context>
+    <name>WeightsBox</name>
+    <message>
         <source>Retriever weights</source>
         <translation>Gewichte des Retrievers</translation>
     </message>
@@ -623,39 +661,12 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Suchqualität prüfen…</translation>
     </message>
     <message>
-        <source>Choose a vault folder</source>
-        <translation>Vault-Ordner wählen</translation>
+        <source>Learn from my ratings…</source>
+        <translation>Aus meinen Bewertungen lernen…</translation>
     </message>
     <message>
-        <source>Choose a GGUF chat model</source>
-        <translation>Ein GGUF-Chat-Modell wählen</translation>
-    </message>
-    <message>
-        <source>GGUF models (*.gguf)</source>
-        <translation>GGUF-Modelle (*.gguf)</translation>
-    </message>
-</context>
-<context>
-    <name>VaultPicker</name>
-    <message>
-        <source>Open a vault</source>
-        <translation>Einen Vault öffnen</translation>
-    </message>
-    <message>
-        <source>Example vault (%1)</source>
-        <translation>Beispiel-Vault (%1)</translation>
-    </message>
-    <message>
-        <source>Choose folder…</source>
-        <translation>Ordner wählen…</translation>
-    </message>
-    <message>
-        <source>Choose the Obsidian vault Mindnet should open:</source>
-        <translation>Wähle den Obsidian-Vault, den Mindnet öffnen soll:</translation>
-    </message>
-    <message>
-        <source>Choose the vault folder</source>
-        <translation>Den Vault-Ordner wählen</translation>
+        <source>Propose weights from your thumbs up and down; nothing changes until you apply</source>
+        <translation>Gewichte aus deinen Daumen hoch und runter vorschlagen; nichts ändert sich, bevor du sie übernimmst</translation>
     </message>
 </context>
 <context>

@@ -89,3 +89,29 @@ def test_learning_can_be_stopped(qtbot, host, vault, tmp_path) -> None:
     dialog.stop()
     qtbot.waitUntil(lambda: dialog.learn_button.isEnabled(), timeout=WAIT_MS)
     assert dialog.result is None or dialog.result.tried < 14
+
+
+def test_settings_open_the_ratings_and_start_learning(qtbot, make_window, vault) -> None:
+    """Settings → Learn from my ratings: the ratings dialog opens over the settings and the
+    learning starts at once (from File → Your ratings it waits for the button)."""
+    from PySide6.QtWidgets import QWidget
+
+    from mindnet_desktop.ui.ratings_dialog import open_ratings
+
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes > 0, timeout=120000)
+    _rate(window.host, "Papierstau", 1, "up")
+    over = QWidget(window)
+    open_ratings(window, over, lambda weights: None, learn=True)
+    [dialog] = over.findChildren(RatingsDialog)
+    assert dialog.tune_job is not None and not dialog.learn_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=60000)
+    assert "stand" not in dialog.status.text()  # the list did not replace the progress
+    dialog.stop()
+    qtbot.waitUntil(lambda: dialog.learn_button.isEnabled(), timeout=WAIT_MS)
+    window.open_ratings()
+    [plain] = [d for d in window.findChildren(RatingsDialog) if d.parent() is window]
+    assert plain.tune_job is None and plain.learn_button.isEnabled()
+    dialog.close()
+    plain.close()

@@ -78,6 +78,34 @@ def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) 
     assert again.retriever_weights["semantic"] == 0.9
 
 
+def test_learn_from_my_ratings_in_the_settings_shows_applied_weights(qtbot, tmp_path) -> None:
+    """Settings → Learn from my ratings opens the ratings (over the dialog); weights the user
+    applies there show in the fields at once, and OK then keeps them (it does not write the
+    weights the dialog opened with, nor mark them as the user's own)."""
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    defaults = load_retriever_config().weights
+    opened: list = []
+    dialog = SettingsDialog(settings, defaults, None, None, lambda *args: opened.append(args))
+    qtbot.addWidget(dialog)
+    assert not dialog.check_quality.isEnabled() and dialog.weights_box.learn.isEnabled()
+    dialog.weights_box.learn.click()
+    [(parent, show)] = opened
+    assert parent is dialog
+    learned = {**defaults, "coverage": 1.2}
+    show(learned)  # the ratings dialog applied them (retriever.yaml written)
+    assert dialog.weight_values() == learned
+    assert dialog.apply() == set() and settings.retriever_weights is None
+    dialog.weights["semantic"].setValue(0.5)  # edited afterwards: the user's own
+    assert dialog.apply() == {"retriever_weights"}
+    assert settings.retriever_weights == {**learned, "semantic": 0.5}
+
+
+def test_without_a_vault_the_settings_cannot_learn(qtbot, tmp_path) -> None:
+    dialog = SettingsDialog(AppSettings.from_file(tmp_path / "s.ini"), {})
+    qtbot.addWidget(dialog)
+    assert not dialog.weights_box.learn.isEnabled()
+
+
 def test_choosing_another_vault_in_the_settings_opens_it(
     qtbot, make_window, app_settings, vault: Path, tmp_path: Path
 ) -> None:
