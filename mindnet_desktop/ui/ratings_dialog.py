@@ -193,11 +193,12 @@ class RatingsDialog(QDialog):
         self.forget_all_button.setEnabled(has)
         if self.tune_job is not None:
             return  # the learning's progress keeps the status line
-        self.status.setText(
-            fill(self.tr("%1 ratings stand."), str(len(ratings)))
-            if has
-            else self.tr("No ratings yet.")
-        )
+        if not has:
+            self.status.setText(self.tr("No ratings yet."))
+        elif len(ratings) == 1:
+            self.status.setText(self.tr("1 rating stands."))
+        else:
+            self.status.setText(fill(self.tr("%1 ratings stand."), str(len(ratings))))
 
     def selected_query(self) -> str | None:
         items = self.table.selectedItems()

@@ -424,6 +424,10 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Noch keine Bewertungen.</translation>
     </message>
     <message>
+        <source>1 rating stands.</source>
+        <translation>1 Bewertung gilt.</translation>
+    </message>
+    <message>
         <source>Select a rating first.</source>
         <translation>Wähle zuerst eine Bewertung.</translation>
     </message>

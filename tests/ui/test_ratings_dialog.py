@@ -41,6 +41,7 @@ def test_ratings_are_listed_and_forgotten(qtbot, host, vault, tmp_path, monkeypa
     second = _rate(host, "Qdrant Vektordatenbank", 0, "down")
     dialog = _dialog(qtbot, host, vault, tmp_path, [])
     qtbot.waitUntil(lambda: dialog.table.rowCount() == 2, timeout=WAIT_MS)
+    assert dialog.status.text() == "2 ratings stand."
     assert [dialog.table.item(r, 3).text() for r in range(2)] == [
         "Qdrant Vektordatenbank",
         "Papierstau im Drucker",
@@ -50,6 +51,7 @@ def test_ratings_are_listed_and_forgotten(qtbot, host, vault, tmp_path, monkeypa
     assert dialog.selected_query() == second
     dialog.forget_selected()
     qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=WAIT_MS)
+    assert dialog.status.text() == "1 rating stands."
     assert dialog.selected_query() in (None, first)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     dialog.forget_all()
