@@ -334,12 +334,21 @@ class RatingsDialog(QDialog):
             apply(mn, result)
             return dict(result.proposed)
 
-        self.jobs.submit(write, "apply weights", self._applied)
-
-    def _applied(self, weights: dict[str, float]) -> None:
-        self.status.setText(self.tr("Applied; the old retriever.yaml is kept as a backup."))
+        # Not one of the dialog's jobs: closing the dialog must not cancel a write that began
+        # (it would go on unreported, and the window would later write its old weights over
+        # it); the window hears of it through `on_applied` even after the dialog closed.
+        try:
+            job = self.host.submit(write, "apply weights")
+        except RuntimeError as exc:  # the window is closing
+            self._failed(str(exc))
+            return
+        job.done.connect(self._applied)
+        job.failed.connect(self._failed)
         if self.on_applied is not None:
-            self.on_applied(weights)
+            job.done.connect(self.on_applied)
+
+    def _applied(self, _weights: dict[str, float]) -> None:
+        self.status.setText(self.tr("Applied; the old retriever.yaml is kept as a backup."))
 
     def _failed(self, message: str) -> None:
         self.status.setText(fill(self.tr("Error: %1"), message))

@@ -366,13 +366,10 @@ class SettingsDialog(QDialog):
         s.language = self.language.currentData()
         s.link_target = self.link_target.currentData()
         s.read_only_vault = self.read_only_vault.isChecked()
-        weights = self.weight_values()
-        if self.weights_box.applied is not None and s.retriever_weights is None:
-            # learned and applied from here: in effect already; kept unless edited since
-            baseline = self.weights_box.applied
-        else:
-            baseline = self._default_weights
-        if weights != baseline or s.retriever_weights is not None:
+        weights, learned = self.weight_values(), self.weights_box.applied
+        if learned is not None and weights == learned:
+            pass  # learned and applied from here: in effect and remembered already
+        elif weights != self._default_weights or s.retriever_weights is not None:
             s.retriever_weights = weights
         s.sync()
         after = {name: getattr(s, name) for name in before}

@@ -47,6 +47,9 @@ class WeightsBox(QGroupBox):
             "status": self.tr("Status"),
         }
         self.spins: dict[str, QDoubleSpinBox] = {}
+        # the weights as given: a field shows two decimals, a learned weight may have four
+        # (0.375); a field left as it was gives back the exact weight, not its rounding
+        self._exact = {term: float(weights.get(term, 0.0)) for term in TERMS}
         for term in TERMS:
             spin = QDoubleSpinBox()
             spin.setRange(0.0, 10.0)
@@ -71,11 +74,17 @@ class WeightsBox(QGroupBox):
         self.applied: dict[str, float] | None = None  # weights the user applied from here
 
     def values(self) -> dict[str, float]:
-        return {term: round(spin.value(), 4) for term, spin in self.spins.items()}
+        out = {}
+        for term, spin in self.spins.items():
+            exact = self._exact[term]
+            shown = round(exact, spin.decimals()) == round(spin.value(), spin.decimals())
+            out[term] = round(exact if shown else spin.value(), 4)
+        return out
 
     def show_weights(self, weights: dict[str, float]) -> None:
         """Weights written outside the dialog (learned and applied): shown, and remembered
         so that closing the dialog with OK keeps them rather than writing the old ones."""
+        self._exact = {term: float(weights.get(term, 0.0)) for term in TERMS}
         for term, spin in self.spins.items():
-            spin.setValue(weights.get(term, 0.0))
+            spin.setValue(self._exact[term])
         self.applied = self.values()

@@ -117,3 +117,41 @@ def test_settings_open_the_ratings_and_start_learning(qtbot, make_window, vault)
     assert plain.tune_job is None and plain.learn_button.isEnabled()
     dialog.close()
     plain.close()
+
+
+def test_weights_written_after_the_dialog_closed_are_still_reported(
+    qtbot, host, vault, tmp_path, monkeypatch
+) -> None:
+    """Closing the dialog while its weights are being written: the write goes on, and the
+    window still hears of it (else it would later write the weights it had over them)."""
+    import threading
+
+    from mindnet_desktop.bench import tune
+    from mindnet_desktop.ui import ratings_dialog
+
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_apply(mn, result) -> None:
+        entered.set()
+        assert release.wait(30)
+
+    monkeypatch.setattr(ratings_dialog, "apply", slow_apply)
+    applied: list = []
+    dialog = _dialog(qtbot, host, vault, tmp_path, applied)
+    current = {"semantic": 0.6}
+    proposed = {"semantic": 0.8}
+    scores = {"hit@1": 0.5, "hit@5": 0.5, "mrr": 0.5}
+    dialog.result = tune.TuneResult(
+        current,
+        proposed,
+        {"yours": scores},
+        {"yours": {**scores, "mrr": 0.6}},
+        groups={"yours": 3},
+        learnt_from=["yours"],
+    )
+    assert dialog.result.better
+    dialog.apply_proposal()
+    assert entered.wait(30)
+    dialog.done(0)  # closed while the write runs
+    release.set()
+    qtbot.waitUntil(lambda: applied == [proposed], timeout=30000)

@@ -100,6 +100,31 @@ def test_learn_from_my_ratings_in_the_settings_shows_applied_weights(qtbot, tmp_
     assert settings.retriever_weights == {**learned, "semantic": 0.5}
 
 
+def test_learned_weights_with_more_decimals_than_a_field_are_kept(qtbot, tmp_path) -> None:
+    """`tune` halves and doubles weights (0.375, 0.025); a field shows two decimals. OK with
+    the fields as they were keeps the exact weights, with the user's own weights set too."""
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    defaults = load_retriever_config().weights
+    learned = {**defaults, "feedback": 0.375, "edge": 0.025}
+    dialog = SettingsDialog(settings, learned)  # in effect from an earlier tuning
+    qtbot.addWidget(dialog)
+    assert dialog.weight_values() == learned
+    assert dialog.apply() == set() and settings.retriever_weights is None
+
+    settings.retriever_weights = dict(defaults)  # the user's own weights, then learning
+    shown: list = []
+    dialog = SettingsDialog(settings, defaults, None, None, lambda *args: shown.append(args))
+    qtbot.addWidget(dialog)
+    dialog.weights_box.learn.click()
+    settings.retriever_weights = learned  # what the window's remember_weights does
+    shown[0][1](learned)
+    assert dialog.weights["feedback"].value() == 0.38  # shown rounded …
+    assert dialog.apply() == set() and settings.retriever_weights == learned  # … kept exact
+    dialog.weights["semantic"].setValue(0.5)
+    assert dialog.apply() == {"retriever_weights"}
+    assert settings.retriever_weights == {**learned, "semantic": 0.5}
+
+
 def test_without_a_vault_the_settings_cannot_learn(qtbot, tmp_path) -> None:
     dialog = SettingsDialog(AppSettings.from_file(tmp_path / "s.ini"), {})
     qtbot.addWidget(dialog)
