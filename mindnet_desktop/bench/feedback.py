@@ -98,7 +98,8 @@ def _split_by_nearness(
     """The unrelated questions in two groups: `near`, those for which some rating counts
     (a rated question alike enough, by the feedback term's threshold), and `far`, the rest
     (the ratings cannot move their notes)."""
-    vectors = mn.embedder.embed_query([text for text, _ in asked])
+    # one question at a time, as a search embeds it (a batch may differ in the last digits)
+    vectors = [mn.embedder.embed_query([text])[0] for text, _ in asked]
     near = [bool(mn.feedback.effects(vector)) for vector in vectors]
     out: dict[str, dict[str, Any]] = {}
     for name, want in (("near", True), ("far", False)):

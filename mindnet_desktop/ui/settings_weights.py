@@ -65,7 +65,11 @@ class WeightsBox(QGroupBox):
         form.addRow("", self.check_quality)
         self.learn = QPushButton(self.tr("Learn from my ratings…"))
         self.learn.setToolTip(
-            self.tr("Propose weights from your thumbs up and down; nothing changes until you apply")
+            self.tr(
+                "Propose weights from your thumbs up and down, starting from the weights in "
+                "effect; nothing changes until you apply them, and applied weights replace "
+                "edits here"
+            )
         )
         self.learn.setEnabled(learn is not None)
         if learn is not None:

@@ -669,8 +669,8 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Aus meinen Bewertungen lernen…</translation>
     </message>
     <message>
-        <source>Propose weights from your thumbs up and down; nothing changes until you apply</source>
-        <translation>Gewichte aus deinen Daumen hoch und runter vorschlagen; nichts ändert sich, bevor du sie übernimmst</translation>
+        <source>Propose weights from your thumbs up and down, starting from the weights in effect; nothing changes until you apply them, and applied weights replace edits here</source>
+        <translation>Gewichte aus deinen Daumen hoch und runter vorschlagen, ausgehend von den geltenden Gewichten; nichts ändert sich, bevor du sie übernimmst, und übernommene Gewichte ersetzen Änderungen hier</translation>
     </message>
 </context>
 <context>
