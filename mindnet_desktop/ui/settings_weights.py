@@ -47,17 +47,14 @@ class WeightsBox(QGroupBox):
             "status": self.tr("Status"),
         }
         self.spins: dict[str, QDoubleSpinBox] = {}
-        # the weights as given: a field shows two decimals, a learned weight may have four
-        # (0.375); a field left as it was gives back the exact weight, not its rounding
-        self._exact = {term: float(weights.get(term, 0.0)) for term in TERMS}
         for term in TERMS:
             spin = QDoubleSpinBox()
             spin.setRange(0.0, 10.0)
             spin.setDecimals(2)
             spin.setSingleStep(0.05)
-            spin.setValue(weights.get(term, 0.0))
             self.spins[term] = spin
             form.addRow(labels.get(term, term), spin)
+        self._show(weights)
         self.check_quality = QPushButton(self.tr("Check search quality…"))
         self.check_quality.setEnabled(check_quality is not None)
         if check_quality is not None:
@@ -85,10 +82,15 @@ class WeightsBox(QGroupBox):
             out[term] = round(exact if shown else spin.value(), 4)
         return out
 
-    def show_weights(self, weights: dict[str, float]) -> None:
-        """Weights written outside the dialog (learned and applied): shown, and remembered
-        so that closing the dialog with OK keeps them rather than writing the old ones."""
+    def _show(self, weights: dict[str, float]) -> None:
+        # the weights as given: a field shows two decimals, a learned weight may have four
+        # (0.375); a field left as it was gives back the exact weight, not its rounding
         self._exact = {term: float(weights.get(term, 0.0)) for term in TERMS}
         for term, spin in self.spins.items():
             spin.setValue(self._exact[term])
+
+    def show_weights(self, weights: dict[str, float]) -> None:
+        """Weights written outside the dialog (learned and applied): shown, and remembered
+        so that closing the dialog with OK keeps them rather than writing the old ones."""
+        self._show(weights)
         self.applied = self.values()
