@@ -116,7 +116,7 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     from mindnet_desktop.bench.vault_gen import generate_vault
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.core.models.weights import resolve_model_path
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
     from mindnet_desktop.ui.main_window import MainWindow
     from mindnet_desktop.ui.settings import AppSettings
 

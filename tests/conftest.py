@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_VAULT = REPO / "resources" / "example_vault"

@@ -24,8 +24,8 @@ from mindnet_desktop.core.chat.answer import AskResult
 from mindnet_desktop.core.chat.grounding import detect_language, says_not_found
 from mindnet_desktop.core.config.type_registry import ConfigError
 from mindnet_desktop.core.models.llm import LlamaChat
-from mindnet_desktop.core.service.ask import ask
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.ask.pipeline import ask
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 CITED = re.compile(r"\[(\d+)\]")
 METRICS = (

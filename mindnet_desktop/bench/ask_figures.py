@@ -63,8 +63,8 @@ def ask_figures(run: BenchRun) -> None:
 
     from mindnet_desktop.core.chat.answer import generate, load_prompts
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.ask import prepare
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.ask.pipeline import prepare
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
 
     llm = LlamaChat(run.model)
     started = time.perf_counter()

@@ -18,9 +18,9 @@ def main(argv: list[str] | None = None) -> int:
     from mindnet_desktop.core.chat.answer import generate
     from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.ask import prepare
-    from mindnet_desktop.core.service.mindnet import Mindnet
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.ask.pipeline import prepare
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
     parser = argparse.ArgumentParser(prog="ask_rss")
     parser.add_argument("--vault", type=Path, required=True)

@@ -27,9 +27,9 @@ from mindnet_desktop.bench.quality import (
     read_yaml_file,
 )
 from mindnet_desktop.core.config.type_registry import ConfigError
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 RATED_TOP = 5  # the user rates the top 5 sources
 DOWN_PER_QUESTION = 2  # ▼ on the first two wrong ones

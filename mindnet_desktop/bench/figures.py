@@ -22,8 +22,8 @@ from mindnet_desktop.core.ingest.embedding import embedding_text
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.ingest.write_stage import EMBED_BATCH_CHUNKS
 from mindnet_desktop.core.models.embedders import Embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search_view import keep_reader_snapshots
+from mindnet_desktop.core.service.search.view import keep_reader_snapshots
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 QUESTIONS = [
     "Wie hängen Daten und Modell zusammen?",
@@ -237,7 +237,7 @@ def app_start(run: BenchRun, floor: float) -> list[Figure]:
 
 def search(run: BenchRun) -> None:
     """Hybrid search with explanations vs a raw Chroma query of the same k (both embed)."""
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
 
     with run.open() as mn:
         for question in QUESTIONS:  # steady state: graph, vocabulary, name and note indexes

@@ -24,8 +24,8 @@ from typing import Any
 from mindnet_desktop.bench.quality import Scores, first_gold_rank, load_qa_set
 from mindnet_desktop.core.config.retriever import RetrieverConfig
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.resources import ROOT
 
 DEPTH = 10

@@ -26,8 +26,8 @@ from mindnet_desktop.core.config.type_registry import ConfigError
 from mindnet_desktop.core.retrieval.metrics import Scores as Scores
 from mindnet_desktop.core.retrieval.metrics import first_gold_rank as first_gold_rank
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 DEPTH = 10
 VARIANTS = ("semantic", "lexical", "semantic+lexical", "hybrid")

@@ -28,9 +28,9 @@ from mindnet_desktop.bench.quality import DEPTH, Scores, first_gold_rank, load_q
 from mindnet_desktop.core.config.retriever import TERMS
 from mindnet_desktop.core.domain import IndexProgress, drain
 from mindnet_desktop.core.ingest.importer import ImportOptions
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.probes import build_probes, rated_probes
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.probes import build_probes, rated_probes
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.resources import EXAMPLE_VAULT, PRIOR_QA, ROOT
 
 # Terms the search moves (type and status are per-note settings the user chose).

@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from mindnet_desktop.cli.common import CliError, open_mindnet, print_json
-from mindnet_desktop.core.service import edge_actions
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
@@ -48,7 +48,7 @@ def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
 def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.core.chat.answer import generate
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.ask import finish, pack, retrieve
+    from mindnet_desktop.core.service.ask.pipeline import finish, pack, retrieve
 
     llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx, max_tokens=args.max_tokens)
     prepared = retrieve(mn, args.question, llm, k=args.k, language=args.lang)

@@ -30,7 +30,7 @@ from mindnet_desktop.cli.bench_learn import bench_feedback
 from mindnet_desktop.cli.common import CliError, drive, print_json
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.resources import ROOT
 
 
@@ -189,7 +189,7 @@ QUESTIONS = [
 
 def bench_search(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """Hybrid search with explanations vs a raw Chroma query of the same k (both embed)."""
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
 
     vault, data = _setup(args, work)
     embedder = make_embedder(args.embedder)

@@ -43,7 +43,7 @@ def bench_intents(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from mindnet_desktop.core.chat.intent import load_decision_engine, model_classifier
     from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.routing import intent_classifier
+    from mindnet_desktop.core.service.search.routing import intent_classifier
 
     questions = spread(
         [q for q in load_intents(INTENTS_SET) if args.split == "all" or q.split == args.split],
@@ -108,7 +108,7 @@ def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from mindnet_desktop.core.ingest.importer import ImportOptions
     from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.models.llm import LlamaChat
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
     from mindnet_desktop.resources import ROOT
 
     questions = spread(

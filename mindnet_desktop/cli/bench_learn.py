@@ -11,7 +11,7 @@ from typing import Any
 from mindnet_desktop.cli.common import CliError, drive
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.resources import QA_DIR, ROOT
 
 

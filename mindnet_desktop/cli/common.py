@@ -19,7 +19,7 @@ from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.errors import user_message as user_message
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 T = TypeVar("T")
 EXIT_USAGE = 2

@@ -9,8 +9,8 @@ from typing import Any
 
 from mindnet_desktop.cli.common import CliError, open_mindnet, print_json
 from mindnet_desktop.core.config.vocabulary import EdgeKind
-from mindnet_desktop.core.service import edge_actions
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 def _kinds(mn: Mindnet, args: argparse.Namespace) -> set[str] | None:
@@ -160,7 +160,7 @@ def _print_hits(args: argparse.Namespace, head: dict[str, Any], hits: list[Any])
 
 
 def cmd_related(args: argparse.Namespace, mn: Mindnet) -> int:
-    from mindnet_desktop.core.service.related import related
+    from mindnet_desktop.core.service.notes.related import related
 
     note = mn.find_note(args.note).note
     found = related(mn, note.note_id, args.k, args.unlinked, args.folder)

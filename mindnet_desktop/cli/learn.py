@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.cli.common import open_mindnet, print_json
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:

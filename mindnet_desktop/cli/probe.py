@@ -59,8 +59,16 @@ def run(args: argparse.Namespace) -> int:
         return forget(args)
     from mindnet_desktop.core.config.retriever import load_retriever_file
     from mindnet_desktop.core.models.embedders import make_embedder
-    from mindnet_desktop.core.service.probe_score import ProbeError, compare, open_comparison_index
-    from mindnet_desktop.core.service.probes import plan_probes, rated_probes, write_questions
+    from mindnet_desktop.core.service.quality.probes import (
+        plan_probes,
+        rated_probes,
+        write_questions,
+    )
+    from mindnet_desktop.core.service.quality.score import (
+        ProbeError,
+        compare,
+        open_comparison_index,
+    )
 
     if args.n < 1:
         raise CliError("--n must be at least 1")
@@ -137,7 +145,7 @@ def _say(args: argparse.Namespace, message: str) -> None:
 
 def forget(args: argparse.Namespace) -> int:
     from mindnet_desktop.core.config.paths import resolve_data_dir
-    from mindnet_desktop.core.service.probes import forget_probes
+    from mindnet_desktop.core.service.quality.probes import forget_probes
 
     data_dir = resolve_data_dir(args.data_dir, vault_of(args).resolve())
     removed = forget_probes(data_dir)

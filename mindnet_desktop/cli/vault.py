@@ -17,8 +17,8 @@ from mindnet_desktop.core.config.type_registry import load_types, resolve_config
 from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search_view import keep_note_index
+from mindnet_desktop.core.service.search.view import keep_note_index
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.protocol import NoteRecord, note_fields

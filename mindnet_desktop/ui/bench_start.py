@@ -33,7 +33,7 @@ def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[st
     from PySide6.QtWidgets import QApplication
 
     from mindnet_desktop.core.models.embedders import make_embedder
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
     from mindnet_desktop.ui.indexing import WATCHING
     from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
     from mindnet_desktop.ui.settings import AppSettings

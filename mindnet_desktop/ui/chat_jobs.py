@@ -12,9 +12,15 @@ from typing import Any
 from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
-from mindnet_desktop.core.service.ask import answer_prefix, finish, log_sources, pack, retrieve
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.routing import route_question
+from mindnet_desktop.core.service.ask.pipeline import (
+    answer_prefix,
+    finish,
+    log_sources,
+    pack,
+    retrieve,
+)
+from mindnet_desktop.core.service.search.routing import route_question
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, ServiceHost
 
 # (GGUF path or None for the packaged default, threads, n_ctx, max_tokens)

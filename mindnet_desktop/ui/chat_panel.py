@@ -24,8 +24,8 @@ from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.models.llm import Token
 from mindnet_desktop.core.retrieval.explain import system_language
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.chat_jobs import (
     Answered,
     ModelKey,

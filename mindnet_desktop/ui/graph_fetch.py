@@ -10,7 +10,7 @@ from mindnet_desktop.core.domain import note_id_of_chunk
 from mindnet_desktop.core.graph.queries import Direction
 from mindnet_desktop.core.graph.slice import GraphSlice, default_root, neighbourhood, whole_vault
 from mindnet_desktop.core.graph.slice_tools import SliceFilter, choices, filter_slice
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from mindnet_desktop.core.service import edge_actions
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.related import related
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.notes.related import related
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.graph_side import GraphSidePanel
 from mindnet_desktop.ui.workers import Job, JobGroup
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.service.note_text import note_of_url
+from mindnet_desktop.core.service.notes.text import note_of_url
 from mindnet_desktop.ui.i18n import fill
 
 

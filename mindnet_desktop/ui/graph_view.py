@@ -20,9 +20,9 @@ from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidge
 
 from mindnet_desktop.core.graph.slice import GraphSlice
 from mindnet_desktop.core.graph.slice_tools import communities, find_node
-from mindnet_desktop.core.service import edge_actions
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.note_text import note_markdown
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.notes.text import note_markdown
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.graph_canvas import GraphCanvas
 from mindnet_desktop.ui.graph_colours import colours
 from mindnet_desktop.ui.graph_fetch import Fetched, SliceRequest, fetch

@@ -17,12 +17,12 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from mindnet_desktop.core.domain import ImportSummary, drain, throttled
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
-from mindnet_desktop.core.service.import_child import (
+from mindnet_desktop.core.service.vault.import_child import (
     CHILD_MIN_FILES,
     files_to_import,
     import_in_child,
 )
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost
 
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"

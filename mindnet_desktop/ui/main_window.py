@@ -29,7 +29,7 @@ from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.chat_panel import ChatPanel
 from mindnet_desktop.ui.graph_view import GraphView
 from mindnet_desktop.ui.i18n import fill

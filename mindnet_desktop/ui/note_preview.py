@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.chat_text import obsidian_url
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.status_label import StatusLabel

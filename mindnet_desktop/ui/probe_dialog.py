@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 from mindnet_desktop.core.domain import IndexProgress, drain
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.retrieval.metrics import Scores
-from mindnet_desktop.core.service.probe_score import ConfigScores, by_kind, rank_probes
-from mindnet_desktop.core.service.probes import plan_probes, rated_probes, write_questions
+from mindnet_desktop.core.service.quality.probes import plan_probes, rated_probes, write_questions
+from mindnet_desktop.core.service.quality.score import ConfigScores, by_kind, rank_probes
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.settings import AppSettings
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost

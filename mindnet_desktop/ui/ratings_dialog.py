@@ -34,7 +34,7 @@ from mindnet_desktop.bench.tune import (
     user_groups,
 )
 from mindnet_desktop.core.config.retriever import TERMS
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.chat_text import term_label
 from mindnet_desktop.ui.i18n import fill
 from mindnet_desktop.ui.workers import Job, JobGroup, ServiceHost

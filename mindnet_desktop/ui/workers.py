@@ -30,7 +30,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
 
 from mindnet_desktop.core.errors import user_message as core_user_message
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 log = logging.getLogger(__name__)
 

@@ -124,7 +124,7 @@ def test_a_question_gets_the_fact_prompt_of_its_language(vault, open_mindnet):
     names only the German "not found" sentence (the English one was copied into German
     answers); an English question keeps the English prompt; other intents are unchanged.
     Shown to fail by ignoring `localized` in `system_prompt`."""
-    from mindnet_desktop.core.service.ask import system_prompt
+    from mindnet_desktop.core.service.ask.pipeline import system_prompt
 
     mn = open_mindnet(vault)
     german = system_prompt(mn, "de", "FACT")

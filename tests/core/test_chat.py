@@ -13,8 +13,8 @@ from mindnet_desktop.core.chat.answer import load_prompts, pack_messages
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError, resolve_model_path
-from mindnet_desktop.core.service.ask import ask
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.ask.pipeline import ask
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 
@@ -204,8 +204,8 @@ def test_cli_ask_prints_the_sources_before_the_answer(vault, capsys) -> None:
 
 def test_sources_logged_before_the_answer_take_feedback_and_stay_one_entry(vault, open_mindnet):
     """The desktop logs the sources before generating, so thumbs work while it streams."""
-    from mindnet_desktop.core.service.ask import finish as finish_ask
-    from mindnet_desktop.core.service.ask import log_sources, prepare
+    from mindnet_desktop.core.service.ask.pipeline import finish as finish_ask
+    from mindnet_desktop.core.service.ask.pipeline import log_sources, prepare
 
     mn = open_mindnet(vault)
     run_import(mn)

@@ -19,8 +19,8 @@ import numpy as np
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import scan_vault
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chunk_snapshot import (
     ROWS_FILE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from mindnet_desktop.core.chat.intent import Routing
-from mindnet_desktop.core.service.ask import prepare
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.ask.pipeline import prepare
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 QUESTION = "Soll ich für Alpha doch wieder von Qdrant auf Chroma zurückwechseln?"

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from mindnet_desktop.core.models.llm import LlamaChat
-from mindnet_desktop.core.service.ask import ask
+from mindnet_desktop.core.service.ask.pipeline import ask
 from tests.conftest import run_import
 from tests.core.test_chat import finish
 

@@ -64,7 +64,7 @@ def test_neighborhood_rag_finds_the_paper_jam_chunk_via_its_edge(vault, open_min
 
 
 def test_a_question_naming_a_heading_or_an_alias_finds_it(vault, open_mindnet, use_embedder):
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
 
     mn = open_mindnet(vault, embedder=use_embedder)
     run_import(mn)

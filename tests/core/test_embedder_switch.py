@@ -9,7 +9,7 @@ import pytest
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import CHOICES, EMBEDDERS, HashEmbedder, make_embedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.store.protocol import StoreError
 from tests.conftest import run_import
 

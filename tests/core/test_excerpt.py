@@ -144,7 +144,7 @@ def test_ask_reads_excerpts_and_says_which(vault, open_mindnet, tmp_path):
     import shutil
 
     from mindnet_desktop.core.domain import drain
-    from mindnet_desktop.core.service.ask import ask
+    from mindnet_desktop.core.service.ask.pipeline import ask
     from mindnet_desktop.resources import CONFIG_DIR
     from tests.conftest import run_import
 

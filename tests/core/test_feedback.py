@@ -186,8 +186,8 @@ def test_standing_ratings_carry_the_rated_sources_logged_terms(tmp_path: Path) -
 
 
 def test_a_rating_counts_less_once_its_note_was_rewritten(vault, open_mindnet) -> None:
-    from mindnet_desktop.core.service.feedback import record_feedback
-    from mindnet_desktop.core.service.search import hybrid_search
+    from mindnet_desktop.core.service.quality.feedback import record_feedback
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
     from tests.conftest import run_import
 
     mn = open_mindnet(vault)

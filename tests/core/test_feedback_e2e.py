@@ -14,8 +14,8 @@ import pytest
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.models.embedders import UseEmbedder
 from mindnet_desktop.core.retrieval.explain import text
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 pytestmark = pytest.mark.e2e

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mindnet_desktop.core.graph.slice import default_root, neighbourhood, whole_vault
-from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.notes import edge_actions
 from tests.conftest import run_import
 
 

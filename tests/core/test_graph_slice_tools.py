@@ -87,7 +87,7 @@ def test_find_node_by_title_alias_start_and_part() -> None:
 
 
 def test_wikilinks_become_links_to_notes(vault: Path, open_mindnet) -> None:
-    from mindnet_desktop.core.service.note_text import note_markdown, note_of_url, note_url
+    from mindnet_desktop.core.service.notes.text import note_markdown, note_of_url, note_url
 
     mn = open_mindnet(vault)
     run_import(mn)
@@ -99,7 +99,7 @@ def test_wikilinks_become_links_to_notes(vault: Path, open_mindnet) -> None:
         in text
     )
     assert note_of_url(note_url("A/B c")) == "A/B c" and note_of_url("https://x") is None
-    from mindnet_desktop.core.service.note_text import linked_markdown
+    from mindnet_desktop.core.service.notes.text import linked_markdown
 
     assert (
         linked_markdown(mn, "x", "[[#Developer commands|developer commands]]")

@@ -18,7 +18,7 @@ from mindnet_desktop.core.config.type_registry import bundled_config_dir
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
-from mindnet_desktop.core.service.ask import ask
+from mindnet_desktop.core.service.ask.pipeline import ask
 from tests.conftest import run_import
 
 PRINTER = (

@@ -21,13 +21,13 @@ from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.importer import ImportOptions, scan_vault
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.import_child import (
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.import_child import (
     ImportChildError,
     files_to_import,
     import_in_child,
 )
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.store.lock import DataDirLockedError, WriterLock
 from tests.conftest import run_import
 
@@ -173,8 +173,8 @@ import sys
 from pathlib import Path
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.import_child import import_in_child
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.import_child import import_in_child
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 mn = Mindnet(Path(sys.argv[1]), sys.argv[2], embedder=HashEmbedder(), write=True)
 for progress in import_in_child(mn, ImportOptions(sync_deletes=True)):
     if progress.phase != "scan":

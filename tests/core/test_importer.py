@@ -13,7 +13,7 @@ from mindnet_desktop.core.ingest import write_stage
 from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
 from mindnet_desktop.core.ingest.importer import scan_vault
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import run_import
 
 ALPHA = "Projekte/KI-Projekt Alpha"

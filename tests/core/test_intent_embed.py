@@ -18,8 +18,8 @@ from mindnet_desktop.core.chat.intent_embed import (
 )
 from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 from mindnet_desktop.core.models.embedders import HashEmbedder, UseEmbedder
-from mindnet_desktop.core.service.ask import prepare
-from mindnet_desktop.core.service.routing import route_question
+from mindnet_desktop.core.service.ask.pipeline import prepare
+from mindnet_desktop.core.service.search.routing import route_question
 from tests.conftest import run_import
 
 ENGINE = load_decision_engine()
@@ -114,7 +114,7 @@ def test_the_fit_is_cached_and_read_back_without_embedding(tmp_path: Path):
 def test_the_examples_are_parsed_again_only_when_their_file_changes(tmp_path: Path, monkeypatch):
     """Parsing the examples file cost 30-70 ms of every search: the shared classifier is
     found by the file's text, parsed only when it changed, and a change takes effect."""
-    from mindnet_desktop.core.service import routing
+    from mindnet_desktop.core.service.search import routing
 
     parsed: list[str] = []
 

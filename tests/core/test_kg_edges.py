@@ -12,7 +12,7 @@ import pytest
 
 from mindnet_desktop.core.graph.queries import QueryError
 from mindnet_desktop.core.ingest.note_edit import NoteEditError
-from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.notes import edge_actions
 from tests.conftest import run_import
 
 AUTONOMIE = "Persönlich/Werte/Autonomie"

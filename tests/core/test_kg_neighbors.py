@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.core.graph.queries import QueryError
-from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.notes import edge_actions
 from tests.conftest import run_import
 
 LASERJET = "Produkte/LaserJet 500"

@@ -8,8 +8,8 @@ import pytest
 
 from mindnet_desktop.core.graph.queries import QueryError
 from mindnet_desktop.core.ingest.embedding import embedding_text
-from mindnet_desktop.core.service import edge_actions
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 LASERJET = "Produkte/LaserJet 500"

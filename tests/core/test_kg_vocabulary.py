@@ -9,7 +9,7 @@ import yaml
 
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.config.vocabulary import EDGE_TYPES_FILE, UnknownKindError
-from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.notes import edge_actions
 from tests.conftest import run_import
 
 LOCAL_FIRST = "Persönlich/Prinzipien/Local First"

@@ -10,7 +10,7 @@ import pytest
 
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 pytestmark = pytest.mark.e2e

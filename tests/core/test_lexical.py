@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from mindnet_desktop.core.store.chroma import ChromaStore
 from tests.conftest import run_import
 

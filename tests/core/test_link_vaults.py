@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.resources import EXAMPLE_VAULT, QA_VAULTS_DIR
 from tests.conftest import run_import
 

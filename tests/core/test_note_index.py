@@ -27,10 +27,10 @@ from mindnet_desktop.core.graph.note_index import (
 )
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.edge_actions import delete_edge
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
-from mindnet_desktop.core.service.search_view import keep_note_index
+from mindnet_desktop.core.service.notes.edge_actions import delete_edge
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.search.view import keep_note_index
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import run_import
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from mindnet_desktop.cli.main import main
-from mindnet_desktop.core.service.probes import PROBES_FILE
+from mindnet_desktop.core.service.quality.probes import PROBES_FILE
 
 pytestmark = pytest.mark.e2e
 

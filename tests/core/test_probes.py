@@ -14,11 +14,9 @@ import pytest
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service import probe_text as text
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.probe_score import by_kind, compare, score_probes, using_config
-from mindnet_desktop.core.service.probes import (
+from mindnet_desktop.core.service.quality import probe_text as text
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.quality.probes import (
     PROBES_FILE,
     build_probes,
     forget_probes,
@@ -27,7 +25,9 @@ from mindnet_desktop.core.service.probes import (
     rated_probes,
     write_questions,
 )
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.score import by_kind, compare, score_probes, using_config
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import run_import
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.cli.main import main
-from mindnet_desktop.core.service import edge_actions
-from mindnet_desktop.core.service.related import related
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.notes.related import related
 from tests.conftest import run_import
 
 NOTES = ["Produkte/LaserJet 500", "Projekte/KI-Projekt Alpha", "Wissen/Embeddings 101"]

@@ -11,7 +11,7 @@ import pytest
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.config.retriever import TERMS
 from mindnet_desktop.core.config.type_registry import bundled_config_dir
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 TEXT = "Zitronenfalter Schmetterling Flügel gelb Frühling Wiese"
@@ -185,7 +185,7 @@ def test_search_cli_json_logs_the_query_and_feedback_references_it(vault, capsys
 
 
 def test_a_named_note_and_its_neighbours_join_the_candidates(vault, open_mindnet, tmp_path):
-    from mindnet_desktop.core.service.search import named_notes
+    from mindnet_desktop.core.service.search.hybrid import named_notes
 
     mn = open_mindnet(vault)
     run_import(mn)

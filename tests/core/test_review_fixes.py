@@ -11,7 +11,7 @@ import pytest
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.ingest.importer import VaultUnavailableError
 from mindnet_desktop.core.ingest.links import extract_links
-from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.notes import edge_actions
 from tests.conftest import run_import
 
 

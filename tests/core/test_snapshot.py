@@ -7,7 +7,7 @@ import pytest
 
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.graph.snapshot import GRAPH_FILE, RECORDS_FILE
-from mindnet_desktop.core.service import edge_actions
+from mindnet_desktop.core.service.notes import edge_actions
 from tests.conftest import run_import
 
 EMBEDDINGS = "Wissen/Embeddings 101"

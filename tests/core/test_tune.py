@@ -20,8 +20,8 @@ from mindnet_desktop.bench.tune import (
 )
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.config.retriever import TERMS
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
 
 SCORES = {"hit@1": 0.5, "hit@5": 0.5, "mrr": 0.5}

@@ -96,7 +96,7 @@ def snapshot(data: Path, vault: Path) -> dict[str, Any]:
     """What must be equal between two indexes of one vault: note ids, chunk ids, edges (by
     id, with their targets) and the lexical postings count. Opened read-only in-process."""
     from mindnet_desktop.core.models.embedders import HashEmbedder
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
     with Mindnet(vault, data, embedder=HashEmbedder(), write=False) as mn:
         return snapshot_of(mn)

@@ -19,7 +19,7 @@ import pytest
 
 from mindnet_desktop.core.ingest.note_edit import EDIT_JOURNAL, clean_interrupted_edit
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import run_import
 from tests.reliability.support import REPO, cli_env, make_vault, snapshot
 from tests.reliability.test_app_storm import app_view, on_core, open_app

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.indexing import IMPORTING, WATCHING
 from mindnet_desktop.ui.main_window import VaultLocation
 from tests.conftest import run_import

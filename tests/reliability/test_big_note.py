@@ -103,7 +103,7 @@ def test_a_10_mb_note_imports_in_bounded_time_and_memory(tmp_path: Path) -> None
     assert summary["errors"] == [] and seconds < 1800 and peak_mb < 4096
 
     from mindnet_desktop.core.models.embedders import HashEmbedder
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
     with Mindnet(vault, data, embedder=HashEmbedder(), write=False) as mn:
         chunks = sorted(mn.store.chunks("Groß"), key=lambda c: c.seq)

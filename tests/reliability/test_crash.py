@@ -21,7 +21,7 @@ import pytest
 
 from mindnet_desktop.core.domain import ImportSummary
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import run_import
 from tests.reliability.support import REPO, cli_env, make_vault, snapshot
 

@@ -18,7 +18,7 @@ import pytest
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.models import weights
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import EXAMPLE_VAULT, run_import
 from tests.reliability.support import cli, snapshot
 

@@ -22,7 +22,7 @@ import pytest
 
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.models.llm import LlamaChat, Token
-from mindnet_desktop.core.service.ask import ask
+from mindnet_desktop.core.service.ask.pipeline import ask
 from tests.conftest import EXAMPLE_VAULT, REPO, run_import
 from tests.reliability.support import cli, snapshot
 

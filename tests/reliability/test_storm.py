@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from tests.conftest import run_import
 from tests.reliability.support import note_text, snapshot, start_watch
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.settings import AppSettings
 from mindnet_desktop.ui.workers import ServiceHost
 from tests.conftest import run_import

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-import mindnet_desktop.core.service.ask as asking
+import mindnet_desktop.core.service.ask.pipeline as asking
 import mindnet_desktop.ui.chat_jobs as chat_jobs
 from mindnet_desktop.core.chat.answer import AskResult, load_prompts
 from mindnet_desktop.core.models.llm import MIN_ANSWER_TOKENS, Token

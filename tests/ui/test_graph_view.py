@@ -15,7 +15,7 @@ from PySide6.QtGui import QHelpEvent, QPen
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.graph_view import GraphView
 from mindnet_desktop.ui.workers import ServiceHost
 from tests.conftest import run_import

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QTextBlockFormat
 
-from mindnet_desktop.core.service.note_text import note_url
+from mindnet_desktop.core.service.notes.text import note_url
 from mindnet_desktop.ui.graph_layout import SPACING
 from mindnet_desktop.ui.graph_view import GraphView
 from mindnet_desktop.ui.workers import ServiceHost

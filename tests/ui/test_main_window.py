@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.ingest.ctxt import MAX_CHUNK_CHARS
-from mindnet_desktop.core.service.import_child import CHILD_MIN_FILES, import_in_child
+from mindnet_desktop.core.service.vault.import_child import CHILD_MIN_FILES, import_in_child
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.ui.indexing import WATCHING
 

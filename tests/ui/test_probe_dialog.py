@@ -4,7 +4,7 @@ the table for the current weights and the edited ones, and Cancel stops it."""
 from __future__ import annotations
 
 from mindnet_desktop.core.models.weights import resolve_model_path
-from mindnet_desktop.core.service.probes import PROBES_FILE
+from mindnet_desktop.core.service.quality.probes import PROBES_FILE
 from mindnet_desktop.ui.probe_dialog import QualityDialog
 from mindnet_desktop.ui.settings import SettingsDialog
 

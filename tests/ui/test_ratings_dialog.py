@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.feedback import record_feedback
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.feedback import record_feedback
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.ratings_dialog import RatingsDialog
 
 WAIT_MS = 300_000

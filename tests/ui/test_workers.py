@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.workers import Job, ServiceHost, run_pure
 
 

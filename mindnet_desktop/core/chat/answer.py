@@ -1,5 +1,5 @@
 """The answer's parts that need no service: prompts, packing the sources into the model's
-context, streaming a cited answer. `service/ask.py` puts them together with retrieval."""
+context, streaming a cited answer. `service/ask/pipeline.py` puts them together with retrieval."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The `feedback` term: what the user's thumbs on sources say about a new question (pure:
-ratings and vectors in, one effect per note out; `service/feedback.py` reads the log).
+ratings and vectors in, one effect per note out; `service/quality/feedback.py` reads the log).
 
 A rating counts for a question as far as the two questions are alike: the cosine of their
 vectors, scaled so that the `threshold` (per embedder: models spread cosines differently)

@@ -132,7 +132,7 @@ class HybridRetriever:
                 candidates' (hits ranked apart, e.g. injected ones, compare with the main
                 ranking: pass its `Ranking.reference`).
             feedback: The user's ratings' effect per note for this query (the `feedback`
-                term; `service/feedback.py`).
+                term; `service/quality/feedback.py`).
 
         Returns:
             The hits, and the cosines the semantic term was measured against.

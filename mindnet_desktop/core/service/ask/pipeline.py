@@ -25,11 +25,11 @@ from mindnet_desktop.core.chat.grounding import (
 from mindnet_desktop.core.chat.intent import model_classifier
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
-from mindnet_desktop.core.service.routing import route_question
-from mindnet_desktop.core.service.search import hybrid_search, log_ranked
+from mindnet_desktop.core.service.search.hybrid import hybrid_search, log_ranked
+from mindnet_desktop.core.service.search.routing import route_question
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 def prepare(

@@ -15,7 +15,7 @@ from mindnet_desktop.core.config.type_registry import config_file
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.models.embedders import Embedder
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 # Embedder → (examples text, regularisation) → classifier: one fit per embedder and examples.
 _CLASSIFIERS: weakref.WeakKeyDictionary[object, dict[tuple[str, float], IntentClassifier]] = (

@@ -22,7 +22,7 @@ from mindnet_desktop.core.retrieval.feedback import Effect, FeedbackSettings, Ra
 from mindnet_desktop.core.store.query_log import Rating as Thumb
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 VECTORS_FILE = "feedback_vectors.npz"
 

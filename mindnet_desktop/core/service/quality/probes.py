@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mindnet_desktop.core.chat.grounding import detect_language
 from mindnet_desktop.core.domain import IndexProgress, drain
 from mindnet_desktop.core.files import write_atomic
-from mindnet_desktop.core.service import probe_text as text
+from mindnet_desktop.core.service.quality import probe_text as text
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 PROBES_FILE = "probes.json"
 INDEX_PREFIX = "probe-"  # comparison indexes of other embedders: `<data dir>/probe-<name>`

@@ -49,7 +49,7 @@ from mindnet_desktop.core.models.embed_worker import child_outbox, receive_frame
 from mindnet_desktop.core.models.embedders import Embedder
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 # Below this many changed files an import stays in the caller's process: a child costs
 # ~2-3 s (Python, chromadb, the model; the parent opens its store again after it).
@@ -120,7 +120,7 @@ def run_in_child(
     spec: ChildImport, cancel: Callable[[], bool]
 ) -> Generator[IndexProgress, None, ImportSummary]:
     """Start the child, relay its progress, pass a cancel on; its summary."""
-    package_root = str(Path(__file__).resolve().parents[3])
+    package_root = str(Path(__file__).resolve().parents[4])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root, env.get("PYTHONPATH"))))
     process = subprocess.Popen(
@@ -191,7 +191,7 @@ def serve(inbox: Any, outbox: Any) -> None:
     """The child: open the vault as the parent did, import, report."""
     from mindnet_desktop.core.domain import drain
     from mindnet_desktop.core.errors import user_message
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
     from mindnet_desktop.core.store.lock import WriterLock
 
     spec: ChildImport = receive_frame(inbox)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from mindnet_desktop.core.service.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.store.protocol import CandidateFilter
 
 QUERY_CHARS = 2000  # of the note's text, for the lexical query (its first terms count)

@@ -28,9 +28,9 @@ from mindnet_desktop.core.ingest.note_edit import EDIT_JOURNAL, clean_interrupte
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
-from mindnet_desktop.core.service import note_lookup
-from mindnet_desktop.core.service.feedback import FeedbackIndex
-from mindnet_desktop.core.service.search_view import SearchView, open_search_view
+from mindnet_desktop.core.service.notes import lookup as note_lookup
+from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
+from mindnet_desktop.core.service.search.view import SearchView, open_search_view
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot

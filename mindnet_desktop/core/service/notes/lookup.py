@@ -15,7 +15,7 @@ from mindnet_desktop.core.ingest.importer import ImportOutcome
 from mindnet_desktop.core.store.protocol import NoteRecord, Store
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 class NotesView(Mapping[str, Note]):

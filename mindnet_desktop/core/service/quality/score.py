@@ -19,14 +19,14 @@ from mindnet_desktop.core.domain import IndexProgress, drain
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.retrieval.metrics import DEPTH, Scores, first_gold_rank
-from mindnet_desktop.core.service.probes import INDEX_PREFIX, KINDS, Probe
-from mindnet_desktop.core.service.search import hybrid_search
+from mindnet_desktop.core.service.quality.probes import INDEX_PREFIX, KINDS, Probe
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.config.retriever import RetrieverConfig
     from mindnet_desktop.core.models.embedders import Embedder
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 class ProbeError(MindnetError, ValueError):
@@ -158,7 +158,7 @@ def open_comparison_index(
     """The vault indexed with another `embedder`, in `<data dir>/probe-<name>`: imported
     (the first time the whole vault is embedded, later only what changed), with the same
     config and the same ratings as `mn`. The caller closes it."""
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
     if embedder.name == mn.embedder.name:
         raise ProbeError(f"the index already uses the embedder {embedder.name}")

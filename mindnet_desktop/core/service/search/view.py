@@ -16,13 +16,13 @@ from mindnet_desktop.core.graph.note_index import (
     note_names,
     write_note_index,
 )
-from mindnet_desktop.core.service.note_lookup import NotesView
+from mindnet_desktop.core.service.notes.lookup import NotesView
 from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 
 @dataclass

@@ -10,10 +10,10 @@ from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.domain import name_words
 from mindnet_desktop.core.retrieval.explain import system_language, text
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
-from mindnet_desktop.core.service.routing import route_question
+from mindnet_desktop.core.service.search.routing import route_question
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 INJECTED_PER_QUERY = 3
 MIN_NAME_LENGTH = 4

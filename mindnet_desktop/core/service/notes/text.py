@@ -9,8 +9,8 @@ from urllib.parse import quote, unquote
 
 from mindnet_desktop.core.ingest.links import split_target
 from mindnet_desktop.core.ingest.parse import parse_markdown
-from mindnet_desktop.core.service.mindnet import Mindnet
-from mindnet_desktop.core.service.note_lookup import NoteNotFoundError
+from mindnet_desktop.core.service.notes.lookup import NoteNotFoundError
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 SCHEME = "mindnet-note"
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")

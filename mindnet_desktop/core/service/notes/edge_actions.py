@@ -19,7 +19,7 @@ from mindnet_desktop.core.ingest.note_edit import (
 )
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.mindnet import Mindnet
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 USER_RULE = "user:overlay"
 

@@ -1,0 +1,1 @@
+"""Ask: route, retrieve, pack the sources, stream a cited answer, log it."""
