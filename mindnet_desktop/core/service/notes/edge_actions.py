@@ -161,9 +161,7 @@ def _add_to_overlay(mn: Mindnet, plan: EdgePlan) -> Edge:
         plan.target,
         scope=plan.level,
     )
-    mn.overlay.add_user_edge(edge)
-    mn.graph.add_edge(edge)
-    mn.forget_vocabulary()
+    mn.state.add_user_edge(edge)
     return edge
 
 
@@ -225,8 +223,7 @@ def delete_edge(mn: Mindnet, edge_id: str) -> Edge:
         raise QueryError(
             f"edge '{edge_id}' is deleted already (`mindnet edge restore` brings it back)"
         )
-    stone = mn.overlay.delete(edge, occurrence)
-    mn.graph.set_deleted(edge_id, stone.deleted_at)
+    mn.state.delete_edge(edge_id, edge, occurrence)
     return replace(edge, deleted=True)
 
 
@@ -236,6 +233,5 @@ def restore_edge(mn: Mindnet, edge_id: str) -> Edge:
     edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)
     if mn.overlay.tombstone(edge, occurrence) is None:
         raise QueryError(f"edge '{edge_id}' is not deleted")
-    mn.overlay.restore(edge, occurrence)
-    mn.graph.set_deleted(edge_id, None)
+    mn.state.restore_edge(edge_id, edge, occurrence)
     return replace(edge, deleted=False)

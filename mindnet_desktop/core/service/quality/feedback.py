@@ -85,6 +85,11 @@ class FeedbackIndex:
         """Forget what was loaded (a rating was added or removed)."""
         self._ratings = None
 
+    def forget(self) -> None:
+        """Forget everything read, the shares of notes kept too (another process wrote the
+        index)."""
+        self._ratings, self._stamp, self._kept = None, None, {}
+
     def effects(self, vector: np.ndarray) -> dict[str, Effect]:
         """The feedback term's effect per rated note for a question with `vector`."""
         config = self.mn.retriever_config

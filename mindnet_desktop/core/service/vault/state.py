@@ -1,0 +1,236 @@
+"""`VaultState`: what a process has read of a vault's index, and the one place that keeps it
+in step when the index changes.
+
+What is held, each read when first needed: the notes' records, the knowledge graph, the edge
+kinds in use, the search view (`search/view.py`), every note's vector; beside them the data
+dir's manifest, edge overlay, records and graph snapshots and the ratings' index.
+
+What follows a change:
+
+- an import (`imported`): records and graph patched with what was written, deleted and
+  renamed (or the snapshots of before the import patched, so that the next start finds
+  snapshots in step), the overlay told of renames, the note vectors patched, the kinds and
+  the search view forgotten; the snapshots are then stale (`save_snapshots` writes them,
+  with the chunk snapshot and the note index when asked);
+- a user edge (`add_user_edge`, `delete_edge`, `restore_edge`): overlay and graph together,
+  the kinds and the search view forgotten when a kind may have joined;
+- another process writing the index (`forget`, then `reread`): everything read is dropped,
+  the manifest and overlay read anew, the ratings' index forgotten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mindnet_desktop.core.config.vocabulary import Vocabulary
+from mindnet_desktop.core.domain import Edge
+from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+from mindnet_desktop.core.graph.note_index import write_note_index
+from mindnet_desktop.core.graph.snapshot import Snapshots
+from mindnet_desktop.core.ingest.importer import ImportOutcome
+from mindnet_desktop.core.ingest.manifest import Manifest
+from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
+from mindnet_desktop.core.service.search.view import SearchView, open_search_view
+from mindnet_desktop.core.service.vault.note_vectors import nearest_notes, refreshed_vectors
+from mindnet_desktop.core.store.chroma import ChromaStore
+from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
+from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
+from mindnet_desktop.core.store.protocol import NoteRecord
+
+
+class VaultState:
+    """What this process holds of a vault's index, kept in step with its changes.
+
+    Args:
+        data_dir: The vault's data dir.
+        config_dir: The vault's config dir (custom edge kinds).
+        open_store: The index's store (opened on the first call); called only when needed.
+        embedder: The name of the index's embedder (of the chunk snapshot).
+        fresh_reader: A lazy reader: its first search may read the note index instead of
+            loading the records and the graph.
+        feedback: The ratings' index (forgotten when another process wrote the index).
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        config_dir: Path,
+        open_store: Callable[[], ChromaStore],
+        embedder: str,
+        fresh_reader: bool,
+        feedback: FeedbackIndex,
+    ) -> None:
+        self.data_dir = data_dir
+        self.config_dir = config_dir
+        self.open_store = open_store
+        self.embedder = embedder
+        self.fresh_reader = fresh_reader
+        self.feedback = feedback
+        self.manifest = Manifest(data_dir / "manifest.json")  # kept between imports
+        self.overlay = EdgeOverlay(data_dir)
+        self.snapshots = Snapshots(data_dir)
+        self.stale = False  # an import changed the records or graph since they were saved
+        self._records: dict[str, NoteRecord] | None = None
+        self._graph: KnowledgeGraph | None = None
+        self._vocabulary: Vocabulary | None = None
+        self._search_view: SearchView | None = None
+        self._note_vectors: tuple[list[str], Any] | None = None
+
+    @property
+    def records(self) -> dict[str, NoteRecord]:
+        """Every note's record: from the snapshot when it is in step, else from the store."""
+        if self._records is None:
+            signature = self.snapshots.signatures()[0]  # before reading: a race only misses
+            records = self.snapshots.load_records(signature)
+            if records is None:
+                records = self.open_store().note_records()
+                self.snapshots.save_records(records, signature)
+            self._records = records
+        return self._records
+
+    @property
+    def graph(self) -> KnowledgeGraph:
+        """The knowledge graph: from the snapshot when it is in step, else rebuilt from the
+        records (no parsing, no embedding)."""
+        if self._graph is None:
+            signature = self.snapshots.signatures()[1]
+            graph = self.snapshots.load_graph(signature, self.overlay)
+            if graph is None:
+                graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
+                self.snapshots.save_graph(graph, signature)
+            self._graph = graph
+        return self._graph
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
+        if self._vocabulary is None:
+            if self._graph is not None:  # a graph query need not load every record
+                used = {str(k) for _, _, k in self._graph.graph.edges(data="kind") if k}
+            else:
+                used = {e.kind for r in self.records.values() for e in r.edges}
+            used |= {e.kind for e in self.overlay.user_edges.values()}
+            self._vocabulary = Vocabulary(self.config_dir, used)
+        return self._vocabulary
+
+    @property
+    def search_view(self) -> SearchView:
+        """What a search reads of the notes and the graph (`search/view.py`): a fresh
+        reader's note index, else the records and the graph."""
+        if self._search_view is None:
+            fresh = self.fresh_reader and self._records is None and self._graph is None
+            self._search_view = open_search_view(self, fresh)
+        return self._search_view
+
+    def has_note(self, note_id: str) -> bool:
+        view = self._search_view  # a fresh search's note index; else no graph need be loaded
+        return note_id in (view.notes if view is not None else self.records)
+
+    def note_vectors(self) -> tuple[list[str], Any]:
+        """Every note's vector, kept in memory (a filtered vector query in Chroma is slower),
+        read at the first DECISION question or by the app's preload (~1.2 s at 6,500 notes)."""
+        if self._note_vectors is None:
+            self._note_vectors = self.open_store().note_vectors()
+        return self._note_vectors
+
+    def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
+        """The `n` notes of `types` most similar to `vector`."""
+        ids, matrix = self.note_vectors()
+        return nearest_notes(ids, matrix, self.search_view.notes, vector, types, n, exclude)
+
+    def imported(self, outcome: ImportOutcome, before: tuple[str | None, str | None]) -> bool:
+        """Bring what this process holds, or else the snapshots taken at the signatures
+        `before` the import, in step with its outcome, so that the next start finds
+        snapshots that match the new manifest; whether anything changed (the snapshots are
+        then stale)."""
+        changed = outcome.written or outcome.deleted or outcome.relinked
+        if not changed and outcome.records is None:
+            return False
+        if self._records is None and outcome.records is None:
+            self._records = self.snapshots.load_records(before[0])
+        if self._graph is None:
+            self._graph = self.snapshots.load_graph(before[1], self.overlay)
+        for old, new in outcome.renamed.items():
+            self.overlay.rename_note(old, new)
+        if outcome.records is not None:
+            self._records = outcome.records
+        elif self._records is not None:  # the importer worked from the manifest: catch up
+            for note_id in outcome.deleted:
+                self._records.pop(note_id, None)
+            for record in outcome.written + outcome.relinked:
+                self._records[record.note.note_id] = record
+        self._vocabulary = None
+        self.forget_search_view()
+        self._note_vectors = refreshed_vectors(self._note_vectors, self.open_store(), outcome)
+        if self._graph is not None:
+            for note_id in outcome.deleted:
+                self._graph.remove_note(note_id)
+            for record in outcome.written + outcome.relinked:
+                self._graph.upsert_note(record)
+            self._graph.sync_user_edges()
+        self.stale = True
+        return True
+
+    def save_snapshots(self, chunk_snapshot: bool = False) -> bool:
+        """Save the records and graph snapshots if an import changed them since they were
+        last saved (with `chunk_snapshot` also the chunk snapshot and the note index of a
+        fresh search); whether it did (a full disk only leaves them unsaved: they are a
+        cache, the next start reads the store instead)."""
+        if not self.stale:
+            return False
+        self.stale = False
+        records_signature, graph_signature = self.snapshots.signatures()
+        if chunk_snapshot:
+            keep_chunk_snapshot(self.data_dir, self.open_store(), records_signature, self.embedder)
+        if self._records is None or len(self._records) != self.open_store().counts()["notes"]:
+            self._records, self._graph = None, None  # out of step: load anew when asked
+            self.forget_search_view()
+            return True
+        self.snapshots.save_records(self._records, records_signature)
+        if self._graph is not None:
+            self.snapshots.save_graph(self._graph, graph_signature)
+        if chunk_snapshot:  # the note index beside it, for a fresh search
+            write_note_index(self.data_dir, self._records, self.graph, graph_signature)
+        return True
+
+    def add_user_edge(self, edge: Edge) -> None:
+        """A user's edge in the overlay: in the graph at once, its kind counted."""
+        self.overlay.add_user_edge(edge)
+        self.graph.add_edge(edge)
+        self.kinds_changed()
+
+    def delete_edge(self, edge_id: str, edge: Edge, occurrence: int) -> Tombstone:
+        """Soft delete: the overlay's tombstone, and the graph's edge marked deleted."""
+        stone = self.overlay.delete(edge, occurrence)
+        self.graph.set_deleted(edge_id, stone.deleted_at)
+        return stone
+
+    def restore_edge(self, edge_id: str, edge: Edge, occurrence: int) -> None:
+        """Undo a soft delete, in the overlay and the graph."""
+        self.overlay.restore(edge, occurrence)
+        self.graph.set_deleted(edge_id, None)
+
+    def kinds_changed(self) -> None:
+        """The edge kinds in use changed (a user edge): count them again when next asked."""
+        self._vocabulary = None
+        self.forget_search_view()  # its symmetric kinds
+
+    def forget(self) -> None:
+        """Drop everything read from the index (another process writes it now)."""
+        self._records = self._graph = self._vocabulary = self._note_vectors = None
+        self.forget_search_view()
+
+    def reread(self) -> None:
+        """After another process wrote the index: the manifest and the overlay read anew,
+        the ratings' index forgotten (the rest is read when next used)."""
+        self.forget()
+        self.manifest = Manifest(self.data_dir / "manifest.json")
+        self.overlay = EdgeOverlay(self.data_dir)
+        self.feedback.forget()
+
+    def forget_search_view(self) -> None:
+        view, self._search_view = self._search_view, None
+        if view is not None:
+            view.close()
