@@ -64,11 +64,8 @@ def run(args: argparse.Namespace) -> int:
         rated_probes,
         write_questions,
     )
-    from mindnet_desktop.core.service.quality.score import (
-        ProbeError,
-        compare,
-        open_comparison_index,
-    )
+    from mindnet_desktop.core.service.quality.score import ProbeError, compare
+    from mindnet_desktop.core.service.vault.comparison import open_comparison_index
 
     if args.n < 1:
         raise CliError("--n must be at least 1")

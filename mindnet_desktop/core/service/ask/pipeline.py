@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from mindnet_desktop.core.chat.answer import (
     NOTES_HEADER,
@@ -25,15 +24,17 @@ from mindnet_desktop.core.chat.grounding import (
 from mindnet_desktop.core.chat.intent import model_classifier
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
-from mindnet_desktop.core.service.search.hybrid import hybrid_search, log_ranked
-from mindnet_desktop.core.service.search.routing import route_question
-
-if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.core.service.search.hybrid import (
+    LoggedVault,
+    SearchVault,
+    hybrid_search,
+    log_ranked,
+)
+from mindnet_desktop.core.service.search.routing import VaultSettings, route_question
 
 
 def prepare(
-    mn: Mindnet,
+    mn: SearchVault,
     question: str,
     llm: LlamaChat | None,
     history: list[dict[str, str]] | None = None,
@@ -47,7 +48,7 @@ def prepare(
 
 
 def retrieve(
-    mn: Mindnet,
+    mn: SearchVault,
     question: str,
     llm: LlamaChat | None = None,
     k: int | None = None,
@@ -87,7 +88,7 @@ def retrieve(
 
 
 def pack(
-    mn: Mindnet,
+    mn: VaultSettings,
     prepared: Prepared,
     llm: LlamaChat | None,
     history: list[dict[str, str]] | None = None,
@@ -129,7 +130,7 @@ def pack(
     return prepared
 
 
-def system_prompt(mn: Mindnet, language: str, intent: str) -> str:
+def system_prompt(mn: VaultSettings, language: str, intent: str) -> str:
     """The system prompt of an `intent` answer in `language` (the sources follow it)."""
     prompts = load_prompts(mn.config_lookup)
     name = mn.decision_engine.strategies[intent].prompt
@@ -141,28 +142,28 @@ def system_prompt(mn: Mindnet, language: str, intent: str) -> str:
     return f"{system}\nAnswer in {LANGUAGE_NAMES[language]}."
 
 
-def answer_prefix(mn: Mindnet, language: str, intent: str = "FACT") -> str:
+def answer_prefix(mn: VaultSettings, language: str, intent: str = "FACT") -> str:
     """How the model's prompt for an `intent` answer in `language` begins, up to its
     sources: what `LlamaChat.prime` reads ahead of the first question."""
     return system_prompt(mn, language, intent) + NOTES_HEADER
 
 
-def log_sources(mn: Mindnet, prepared: Prepared) -> None:
+def log_sources(mn: LoggedVault, prepared: Prepared) -> None:
     """Log the question and its sources before the answer is written, so that thumbs on a
     source can be recorded while the answer streams; `finish` completes the entry."""
     r = prepared.result
-    log_ranked(mn, r.query_id, r.question, r.routing, r.sources, r.model, "")
+    log_ranked(mn.query_log, r.query_id, r.question, r.routing, r.sources, r.model, "")
 
 
-def finish(mn: Mindnet, prepared: Prepared) -> AskResult:
+def finish(mn: LoggedVault, prepared: Prepared) -> AskResult:
     """Log the question, its sources and the answer; the result."""
     r = prepared.result
-    log_ranked(mn, r.query_id, r.question, r.routing, r.sources, r.model, r.answer)
+    log_ranked(mn.query_log, r.query_id, r.question, r.routing, r.sources, r.model, r.answer)
     return r
 
 
 def ask(
-    mn: Mindnet,
+    mn: SearchVault,
     question: str,
     llm: LlamaChat | None,
     history: list[dict[str, str]] | None = None,

@@ -5,8 +5,10 @@ asked."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from mindnet_desktop.core.domain import Edge, drain
 from mindnet_desktop.core.graph.queries import QueryError
@@ -17,14 +19,85 @@ from mindnet_desktop.core.ingest.note_edit import (
     insert_callout,
     write_atomic,
 )
+from mindnet_desktop.core.service.notes.lookup import FindsNotes
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.config.type_registry import TypeRegistry
+    from mindnet_desktop.core.config.vocabulary import Vocabulary
+    from mindnet_desktop.core.domain import IndexProgress
+    from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+    from mindnet_desktop.core.graph.queries import GraphQueries
+    from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+    from mindnet_desktop.core.models.embedders import Embedder
+    from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
+    from mindnet_desktop.core.store.protocol import NoteRecord, Store
 
 USER_RULE = "user:overlay"
 
 
-def resolve_node(mn: Mindnet, ref: str) -> str:
+class EdgeReads(FindsNotes, Protocol):
+    """What finding and checking edges reads of an open vault (`Mindnet`)."""
+
+    @property
+    def records(self) -> dict[str, NoteRecord]: ...
+
+    @property
+    def graph(self) -> KnowledgeGraph: ...
+
+    @property
+    def queries(self) -> GraphQueries: ...
+
+    @property
+    def vocabulary(self) -> Vocabulary: ...
+
+
+class EdgeChanges(Protocol):
+    """Where an edge change goes so that what was read stays in step (`VaultState`)."""
+
+    def add_user_edge(self, edge: Edge) -> None: ...
+
+    def delete_edge(self, edge_id: str, edge: Edge, occurrence: int) -> Tombstone: ...
+
+    def restore_edge(self, edge_id: str, edge: Edge, occurrence: int) -> None: ...
+
+
+class EdgeVault(EdgeReads, Protocol):
+    """What changing edges needs of a vault opened for writing (`Mindnet`): the note files
+    and how to import one, the overlay, the state that follows each change."""
+
+    @property
+    def vault(self) -> Path: ...
+
+    @property
+    def data_dir(self) -> Path: ...
+
+    @property
+    def registry(self) -> TypeRegistry: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def overlay(self) -> EdgeOverlay: ...
+
+    @property
+    def state(self) -> EdgeChanges: ...
+
+    @property
+    def read_only_vault(self) -> bool: ...
+
+    @property
+    def writable(self) -> bool: ...
+
+    def import_vault(
+        self, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
+    ) -> Generator[IndexProgress, None, ImportOutcome]: ...
+
+
+def resolve_node(mn: EdgeReads, ref: str) -> str:
     """A node id from a note id, path, title or alias, or a chunk id (`<note>#<n>`, where
     the note part may be a title or alias too)."""
     g = mn.graph.graph
@@ -39,7 +112,7 @@ def resolve_node(mn: Mindnet, ref: str) -> str:
     return mn.find_note(ref).note.note_id
 
 
-def edge_by_id(mn: Mindnet, edge_id: str) -> Edge:
+def edge_by_id(mn: EdgeReads, edge_id: str) -> Edge:
     """The edge with this id (active or deleted), or QueryError."""
     found = mn.graph.edge_index.get(edge_id)
     if found is None:
@@ -50,13 +123,13 @@ def edge_by_id(mn: Mindnet, edge_id: str) -> Edge:
     return Edge.from_dict({**fields, "source_id": u})
 
 
-def occurrence_of(mn: Mindnet, edge_id: str) -> int:
+def occurrence_of(mn: EdgeReads, edge_id: str) -> int:
     """Which copy of its link in its note an edge is (see overlay.link_key)."""
     u, v, key = mn.graph.edge_index[edge_id]
     return int(mn.graph.graph.edges[u, v, key].get("occurrence", 0))
 
 
-def _link_text(mn: Mindnet, target: str) -> str:
+def _link_text(mn: EdgeReads, target: str) -> str:
     """How the callout names the target: the file name when unique, else the path; a chunk
     target adds its first heading that leads to it (QueryError when none does)."""
     note_id = mn.queries.project(target, "note")
@@ -79,7 +152,7 @@ def _link_text(mn: Mindnet, target: str) -> str:
     )
 
 
-def _states_edge(mn: Mindnet, rel: str, data: bytes, kind: str, link: str) -> bool:
+def _states_edge(mn: EdgeVault, rel: str, data: bytes, kind: str, link: str) -> bool:
     """Whether the edited note, parsed as an import would, holds the callout edge."""
     from mindnet_desktop.core.ingest.edges import links_by_chunk
     from mindnet_desktop.core.ingest.importer import Importer
@@ -106,7 +179,7 @@ class EdgePlan:
     deleted_twin: str | None = None
 
 
-def plan_edge(mn: Mindnet, source_ref: str, kind_text: str, target_ref: str) -> EdgePlan:
+def plan_edge(mn: EdgeReads, source_ref: str, kind_text: str, target_ref: str) -> EdgePlan:
     """Resolve and check an edge request without writing anything."""
     kind = mn.vocabulary.resolve(kind_text)
     source, target = resolve_node(mn, source_ref), resolve_node(mn, target_ref)
@@ -126,7 +199,7 @@ def plan_edge(mn: Mindnet, source_ref: str, kind_text: str, target_ref: str) -> 
 
 
 def add_edge(
-    mn: Mindnet, source_ref: str, kind_text: str, target_ref: str
+    mn: EdgeVault, source_ref: str, kind_text: str, target_ref: str
 ) -> tuple[Edge, Literal["note", "overlay"]]:
     """Create an edge; it is in the graph at once and lasts.
 
@@ -148,7 +221,7 @@ def add_edge(
     return _add_to_note(mn, plan), "note"
 
 
-def _add_to_overlay(mn: Mindnet, plan: EdgePlan) -> Edge:
+def _add_to_overlay(mn: EdgeVault, plan: EdgePlan) -> Edge:
     edge = Edge(
         plan.kind,
         plan.source,
@@ -165,7 +238,7 @@ def _add_to_overlay(mn: Mindnet, plan: EdgePlan) -> Edge:
     return edge
 
 
-def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
+def _add_to_note(mn: EdgeVault, plan: EdgePlan) -> Edge:
     """Write the callout into the source note (only if the edited note, parsed as an import
     would, states the edge and the file did not change meanwhile), then re-import it."""
     record = mn.records[plan.source_note]
@@ -210,12 +283,12 @@ def _add_to_note(mn: Mindnet, plan: EdgePlan) -> Edge:
     return edge
 
 
-def _require_writer(mn: Mindnet, what: str) -> None:
+def _require_writer(mn: EdgeVault, what: str) -> None:
     if not mn.writable:
         raise PermissionError(f"{what} needs a Mindnet opened for writing.")
 
 
-def delete_edge(mn: Mindnet, edge_id: str) -> Edge:
+def delete_edge(mn: EdgeVault, edge_id: str) -> Edge:
     """Soft delete: tombstone + audit; hidden everywhere by default; no note is touched."""
     _require_writer(mn, "Deleting edges")
     edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)
@@ -227,7 +300,7 @@ def delete_edge(mn: Mindnet, edge_id: str) -> Edge:
     return replace(edge, deleted=True)
 
 
-def restore_edge(mn: Mindnet, edge_id: str) -> Edge:
+def restore_edge(mn: EdgeVault, edge_id: str) -> Edge:
     """Undo a soft delete."""
     _require_writer(mn, "Restoring edges")
     edge, occurrence = edge_by_id(mn, edge_id), occurrence_of(mn, edge_id)

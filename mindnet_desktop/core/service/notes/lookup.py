@@ -5,14 +5,30 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.domain import Edge
+    from mindnet_desktop.core.store.protocol import Store
+
+
+class FindsNotes(Protocol):
+    """A vault (`Mindnet`) that finds a note by what a person types (`find_note`)."""
+
+    def find_note(self, ref: str) -> NoteRecord: ...
+
+
+class ShownVault(FindsNotes, Protocol):
+    """What showing a note reads of an open vault (`Mindnet`): its edges and chunks."""
+
+    @property
+    def store(self) -> Store: ...
+
+    def edges(self, include_deleted: bool = False) -> list[Edge]: ...
 
 
 class NotesView(Mapping[str, Note]):
@@ -58,7 +74,7 @@ def find_note(records: Mapping[str, NoteRecord], ref: str) -> NoteRecord:
     raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")
 
 
-def show_note(mn: Mindnet, ref: str) -> dict[str, Any]:
+def show_note(mn: ShownVault, ref: str) -> dict[str, Any]:
     """A note with its chunks, the edges it owns and the edges pointing at it."""
     record = mn.find_note(ref)
     note_id = record.note.note_id

@@ -6,14 +6,44 @@ offers to link with one click)."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.core.service.notes.lookup import FindsNotes
 from mindnet_desktop.core.store.protocol import CandidateFilter
 
+if TYPE_CHECKING:
+    from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+    from mindnet_desktop.core.graph.queries import GraphQueries
+    from mindnet_desktop.core.models.embedders import Embedder
+    from mindnet_desktop.core.retrieval.retriever import HybridRetriever
+    from mindnet_desktop.core.store.protocol import NoteRecord, Store
+
 QUERY_CHARS = 2000  # of the note's text, for the lexical query (its first terms count)
+
+
+class RelatedVault(FindsNotes, Protocol):
+    """What related notes read of an open vault (`Mindnet`): the notes, the graph and its
+    queries, the chunks' vectors and the retriever's candidates."""
+
+    @property
+    def records(self) -> dict[str, NoteRecord]: ...
+
+    @property
+    def graph(self) -> KnowledgeGraph: ...
+
+    @property
+    def queries(self) -> GraphQueries: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def retriever(self) -> HybridRetriever: ...
 
 
 @dataclass
@@ -35,19 +65,19 @@ class RelatedNote:
         return asdict(self)
 
 
-def linked_notes(mn: Mindnet, note_id: str) -> set[str]:
+def linked_notes(mn: RelatedVault, note_id: str) -> set[str]:
     """Notes joined to `note_id` by an active edge, either way (any kind, any chunk)."""
     page = mn.queries.neighbors(note_id, "both", None, 100_000, None, False, "note")
     return {item.node["id"] for item in page.items if item.node.get("kind") == "note"}
 
 
 def related(
-    mn: Mindnet, ref: str, k: int = 10, unlinked: bool = False, folder: str | None = None
+    mn: RelatedVault, ref: str, k: int = 10, unlinked: bool = False, folder: str | None = None
 ) -> list[RelatedNote]:
     """The `k` notes most related to the note `ref` (id, path, title, alias or name).
 
     Args:
-        mn: The open Mindnet.
+        mn: The open vault (`Mindnet`).
         ref: The note.
         k: How many.
         unlinked: Leave out notes already joined to it by an edge either way.

@@ -5,16 +5,30 @@ so a Markdown renderer shows headings, lists and clickable links instead of raw 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote, unquote
 
 from mindnet_desktop.core.ingest.links import split_target
 from mindnet_desktop.core.ingest.parse import parse_markdown
-from mindnet_desktop.core.service.notes.lookup import NoteNotFoundError
-from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.core.service.notes.lookup import FindsNotes, NoteNotFoundError
+
+if TYPE_CHECKING:
+    from mindnet_desktop.core.store.protocol import NoteRecord
 
 SCHEME = "mindnet-note"
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
 INLINE_RELATION = re.compile(r"^rel:(\S+)\s+(.+)$")
+
+
+class NoteFiles(FindsNotes, Protocol):
+    """What a note's text reads of an open vault (`Mindnet`): the folder and the records."""
+
+    @property
+    def vault(self) -> Path: ...
+
+    @property
+    def records(self) -> dict[str, NoteRecord]: ...
 
 
 def note_url(note_id: str) -> str:
@@ -31,7 +45,7 @@ def _escape(text: str) -> str:
     return re.sub(r"([\[\]\\*_`])", r"\\\1", text)
 
 
-def linked_markdown(mn: Mindnet, note_id: str, body: str) -> str:
+def linked_markdown(mn: FindsNotes, note_id: str, body: str) -> str:
     """`body` with wikilinks as Markdown links (unresolved ones as plain text, embeds as
     their name in italics)."""
 
@@ -58,7 +72,7 @@ def linked_markdown(mn: Mindnet, note_id: str, body: str) -> str:
     return WIKILINK.sub(link, body)
 
 
-def note_markdown(mn: Mindnet, note_id: str) -> str:
+def note_markdown(mn: NoteFiles, note_id: str) -> str:
     """The note's body (read from the vault when the file is there, else as imported)
     with resolved links."""
     note = mn.records[note_id].note

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -22,9 +22,44 @@ from mindnet_desktop.core.retrieval.feedback import Effect, FeedbackSettings, Ra
 from mindnet_desktop.core.store.query_log import Rating as Thumb
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.config.retriever import RetrieverConfig
+    from mindnet_desktop.core.domain import Chunk
+    from mindnet_desktop.core.models.embedders import Embedder
+    from mindnet_desktop.core.service.search.view import SearchView
+    from mindnet_desktop.core.store.query_log import QueryLog
 
 VECTORS_FILE = "feedback_vectors.npz"
+
+
+class RatedVault(Protocol):
+    """What the ratings read of an open vault (`Mindnet`): the query log with its ratings,
+    the notes that still exist and their chunks, the embedder and the retriever's config."""
+
+    @property
+    def data_dir(self) -> Path: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def query_log(self) -> QueryLog: ...
+
+    @property
+    def retriever_config(self) -> RetrieverConfig: ...
+
+    @property
+    def search_view(self) -> SearchView: ...
+
+    def has_note(self, note_id: str) -> bool: ...
+
+    def chunks(self, note_id: str) -> list[Chunk]: ...
+
+
+class RatingVault(RatedVault, Protocol):
+    """A `RatedVault` with its `FeedbackIndex`, told when a rating is recorded."""
+
+    @property
+    def feedback(self) -> FeedbackIndex: ...
 
 
 def chunk_hashes(texts: list[str]) -> list[str]:
@@ -32,7 +67,7 @@ def chunk_hashes(texts: list[str]) -> list[str]:
     return [hashlib.sha1(t.encode("utf-8")).hexdigest()[:12] for t in texts]
 
 
-def record_feedback(mn: Mindnet, query_id: str, node_id: str, rating: Thumb) -> dict[str, Any]:
+def record_feedback(mn: RatingVault, query_id: str, node_id: str, rating: Thumb) -> dict[str, Any]:
     """Log a thumbs up/down/clear on a source or the answer of a logged query. A source's
     rating keeps the note's chunk hashes (a note rewritten since counts less); the answer's
     keeps its sources and the model."""
@@ -64,7 +99,7 @@ class FeedbackIndex:
     """The standing ratings of a data dir, ready to score a question (`effects`). Reloaded
     when the feedback log changes; the questions' vectors are cached on disk."""
 
-    def __init__(self, mn: Mindnet) -> None:
+    def __init__(self, mn: RatedVault) -> None:
         self.mn = mn
         self._ratings: list[Rating] | None = None
         self._stamp: tuple[int, int] | None = None

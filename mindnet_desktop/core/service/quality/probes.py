@@ -30,7 +30,9 @@ from mindnet_desktop.core.files import write_atomic
 from mindnet_desktop.core.service.quality import probe_text as text
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.domain import Chunk
+    from mindnet_desktop.core.store.protocol import NoteRecord
+    from mindnet_desktop.core.store.query_log import QueryLog
 
 PROBES_FILE = "probes.json"
 INDEX_PREFIX = "probe-"  # comparison indexes of other embedders: `<data dir>/probe-<name>`
@@ -47,6 +49,27 @@ class ChatModel(Protocol):
     name: str
 
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str: ...
+
+
+class ProbedVault(Protocol):
+    """What probing reads of an open vault (`Mindnet`): its notes and their chunks, the
+    user's ratings in the query log, the data dir that keeps the probes."""
+
+    @property
+    def vault(self) -> Path: ...
+
+    @property
+    def data_dir(self) -> Path: ...
+
+    @property
+    def records(self) -> dict[str, NoteRecord]: ...
+
+    @property
+    def query_log(self) -> QueryLog: ...
+
+    def chunks(self, note_id: str) -> list[Chunk]: ...
+
+    def has_note(self, note_id: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -118,7 +141,7 @@ class ProbePlan:
         self.seconds += seconds
 
 
-def probes_path(mn: Mindnet) -> Path:
+def probes_path(mn: ProbedVault) -> Path:
     return mn.data_dir / PROBES_FILE
 
 
@@ -140,7 +163,7 @@ def _load(path: Path, vault: str) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in data["notes"].items() if isinstance(v, dict) and "hash" in v}
 
 
-def plan_probes(mn: Mindnet, n: int = 100, questions: bool = True) -> ProbePlan:
+def plan_probes(mn: ProbedVault, n: int = 100, questions: bool = True) -> ProbePlan:
     """Sample up to `n` notes with enough prose, reuse the cached probes of those unchanged,
     make the sentence probes of the others, and list the notes whose question is still to
     ask (with `questions`). Cache entries of changed or deleted notes are dropped."""
@@ -207,7 +230,7 @@ def write_questions(
 
 
 def build_probes(
-    mn: Mindnet,
+    mn: ProbedVault,
     n: int = 100,
     llm: ChatModel | None = None,
     cancel: Callable[[], bool] | None = None,
@@ -221,7 +244,9 @@ def build_probes(
     return plan
 
 
-def load_or_build_probes(mn: Mindnet, n: int = 100, llm: ChatModel | None = None) -> list[Probe]:
+def load_or_build_probes(
+    mn: ProbedVault, n: int = 100, llm: ChatModel | None = None
+) -> list[Probe]:
     """The sentence probes (and with `llm` the question probes) of up to `n` notes, built
     where the cache lacks them, plus the user's rated questions."""
     plan = drain(build_probes(mn, n, llm))
@@ -229,7 +254,7 @@ def load_or_build_probes(mn: Mindnet, n: int = 100, llm: ChatModel | None = None
     return plan.probes(kinds) + rated_probes(mn)
 
 
-def rated_probes(mn: Mindnet) -> list[Probe]:
+def rated_probes(mn: ProbedVault) -> list[Probe]:
     """The user's rated questions: each question with a ▲ source that is still in the
     index, the ▲ notes as its gold (in the order rated), the ids of the queries it was
     rated in as `query_ids` (left out when it is ranked)."""

@@ -13,24 +13,34 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mindnet_desktop.core.domain import IndexProgress, drain
 from mindnet_desktop.core.errors import MindnetError
-from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.retrieval.metrics import DEPTH, Scores, first_gold_rank
-from mindnet_desktop.core.service.quality.probes import INDEX_PREFIX, KINDS, Probe
-from mindnet_desktop.core.service.search.hybrid import hybrid_search
-from mindnet_desktop.core.store.chroma_server import ChromaServer
+from mindnet_desktop.core.service.quality.probes import KINDS, Probe
+from mindnet_desktop.core.service.search.hybrid import SearchVault, hybrid_search
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.config.retriever import RetrieverConfig
-    from mindnet_desktop.core.models.embedders import Embedder
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
 
 
 class ProbeError(MindnetError, ValueError):
     """Probing cannot run as asked (an empty index, a comparison that cannot be built)."""
+
+
+class ScoredVault(SearchVault, Protocol):
+    """What scoring reads of an open vault (`Mindnet`): a search's parts, the retriever
+    config it can swap for the time of a ranking, the ratings it can leave some out of."""
+
+    @property
+    def retriever_config(self) -> RetrieverConfig: ...
+
+    def use_retriever_config(self, config: RetrieverConfig) -> None: ...
+
+    @property
+    def feedback(self) -> FeedbackIndex: ...
 
 
 @dataclass
@@ -61,7 +71,7 @@ class ConfigScores:
 
 
 @contextmanager
-def using_config(mn: Mindnet, config: RetrieverConfig | None) -> Iterator[None]:
+def using_config(mn: ScoredVault, config: RetrieverConfig | None) -> Iterator[None]:
     """Rank with `config` inside the block (None: the one in effect), then restore it."""
     if config is None:
         yield
@@ -74,13 +84,13 @@ def using_config(mn: Mindnet, config: RetrieverConfig | None) -> Iterator[None]:
         mn.use_retriever_config(before)
 
 
-def ranked_notes(mn: Mindnet, query: str) -> list[tuple[str, str]]:
+def ranked_notes(mn: ScoredVault, query: str) -> list[tuple[str, str]]:
     """(note id, path) of the top notes for `query`, as `search --per-note` ranks them."""
     hits = hybrid_search(mn, query, DEPTH, log=False, per_note=True, language="en").hits
     return [(h.note_id, h.path) for h in hits[:DEPTH]]
 
 
-def probe_rank(mn: Mindnet, probe: Probe) -> int | None:
+def probe_rank(mn: ScoredVault, probe: Probe) -> int | None:
     """The rank of the probe's first gold note (None: not in the top 10)."""
     if probe.query_ids:
         with mn.feedback.leaving_out(frozenset(probe.query_ids)):
@@ -89,7 +99,7 @@ def probe_rank(mn: Mindnet, probe: Probe) -> int | None:
 
 
 def rank_probes(
-    mn: Mindnet,
+    mn: ScoredVault,
     probes: list[Probe],
     config: RetrieverConfig | None = None,
     cancel: Callable[[], bool] | None = None,
@@ -107,7 +117,9 @@ def rank_probes(
     return scores
 
 
-def score_probes(mn: Mindnet, probes: list[Probe], config: RetrieverConfig | None = None) -> Scores:
+def score_probes(
+    mn: ScoredVault, probes: list[Probe], config: RetrieverConfig | None = None
+) -> Scores:
     """hit@1 / hit@5 / MRR of `config` (None: the one in effect) over `probes`, all kinds
     together (`by_kind` splits them)."""
     return drain(rank_probes(mn, probes, config))
@@ -124,10 +136,10 @@ def by_kind(probes: list[Probe], scores: Scores) -> dict[str, Scores]:
 
 
 def compare(
-    mn: Mindnet,
+    mn: ScoredVault,
     probes: list[Probe],
     against: RetrieverConfig | None = None,
-    against_index: Mindnet | None = None,
+    against_index: ScoredVault | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> Generator[IndexProgress, None, list[ConfigScores]]:
     """The scores of the configuration in effect and, when given, of `against` (another
@@ -145,35 +157,5 @@ def compare(
     return results
 
 
-def config_label(mn: Mindnet) -> str:
+def config_label(mn: ScoredVault) -> str:
     return mn.retriever_config.source or "retriever.yaml"
-
-
-def open_comparison_index(
-    mn: Mindnet,
-    embedder: Embedder,
-    chroma_url: str | None = None,
-    cancel: Callable[[], bool] | None = None,
-) -> Generator[IndexProgress, None, Mindnet]:
-    """The vault indexed with another `embedder`, in `<data dir>/probe-<name>`: imported
-    (the first time the whole vault is embedded, later only what changed), with the same
-    config and the same ratings as `mn`. The caller closes it."""
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
-
-    if embedder.name == mn.embedder.name:
-        raise ProbeError(f"the index already uses the embedder {embedder.name}")
-    if ChromaServer.from_env(chroma_url) is not None:
-        raise ProbeError(
-            "a comparison with another embedder keeps its index in the data dir, not on a "
-            "Chroma server: run it without --chroma-url / MINDNET_CHROMA_URL"
-        )
-    other = Mindnet(
-        mn.vault, mn.data_dir / f"{INDEX_PREFIX}{embedder.name}", mn.config_lookup, embedder, True
-    )
-    try:
-        other.query_log = mn.query_log  # the user's ratings count there too
-        yield from other.import_vault(ImportOptions(sync_deletes=True), cancel)
-    except BaseException:
-        other.close()
-        raise
-    return other

@@ -4,16 +4,22 @@ strategy's note types (DECISION: values, principles, goals), log the query."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.domain import name_words
 from mindnet_desktop.core.retrieval.explain import system_language, text
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
-from mindnet_desktop.core.service.search.routing import route_question
+from mindnet_desktop.core.service.search.routing import VaultSettings, route_question
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    import numpy as np
+
+    from mindnet_desktop.core.retrieval.feedback import Effect
+    from mindnet_desktop.core.retrieval.rag import Searcher
+    from mindnet_desktop.core.retrieval.retriever import HybridRetriever
+    from mindnet_desktop.core.service.search.view import SearchView
+    from mindnet_desktop.core.store.query_log import QueryLog
 
 INJECTED_PER_QUERY = 3
 MIN_NAME_LENGTH = 4
@@ -21,6 +27,38 @@ MAX_NAME_WORDS = 8
 NEIGHBOUR_CHUNKS = 2  # of each neighbour of a named note
 MAX_EXTRA_CHUNKS = 60
 MAX_LIKED = 5  # notes rated up for a like question that join the candidates
+
+
+class FeedbackTerm(Protocol):
+    """The user's ratings as the retriever's `feedback` term (`quality.FeedbackIndex`)."""
+
+    def effects(self, vector: np.ndarray) -> dict[str, Effect]: ...
+
+
+class LoggedVault(Protocol):
+    """A vault whose query log records what was searched and asked."""
+
+    @property
+    def query_log(self) -> QueryLog: ...
+
+
+class SearchVault(VaultSettings, LoggedVault, Protocol):
+    """What a search reads of an open vault (`Mindnet`): routing's settings, the search view
+    and the retriever over it, the ratings, the note vectors (`top_notes`), the query log."""
+
+    @property
+    def search_view(self) -> SearchView: ...
+
+    @property
+    def retriever(self) -> HybridRetriever: ...
+
+    @property
+    def searcher(self) -> Searcher: ...
+
+    @property
+    def feedback(self) -> FeedbackTerm: ...
+
+    def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]: ...
 
 
 @dataclass
@@ -40,7 +78,7 @@ class SearchResult:
         }
 
 
-def named_notes(mn: Mindnet, question: str) -> list[str]:
+def named_notes(mn: SearchVault, question: str) -> list[str]:
     """Notes whose title, file name or alias the question names as whole words
     (case-insensitive), looked up by the question's word n-grams."""
     words = name_words(question)
@@ -57,7 +95,7 @@ def named_notes(mn: Mindnet, question: str) -> list[str]:
 
 
 def hybrid_search(
-    mn: Mindnet,
+    mn: SearchVault,
     query: str,
     k: int | None = None,
     types: list[str] | None = None,
@@ -151,16 +189,21 @@ def hybrid_search(
 
 
 def _finish(
-    mn: Mindnet, query: str, routing: Routing, hits: list[ScoredHit], log: bool, model: str | None
+    mn: LoggedVault,
+    query: str,
+    routing: Routing,
+    hits: list[ScoredHit],
+    log: bool,
+    model: str | None,
 ) -> SearchResult:
     result = SearchResult(mn.query_log.new_id(), query, routing, hits)
     if log:
-        log_ranked(mn, result.query_id, query, routing, hits, model)
+        log_ranked(mn.query_log, result.query_id, query, routing, hits, model)
     return result
 
 
 def log_ranked(
-    mn: Mindnet,
+    query_log: QueryLog,
     query_id: str,
     query: str,
     routing: Routing,
@@ -185,4 +228,4 @@ def log_ranked(
     }
     if answer is not None:
         entry["answer"] = answer
-    mn.query_log.log_query({**entry, "hits": rows})
+    query_log.log_query({**entry, "hits": rows})

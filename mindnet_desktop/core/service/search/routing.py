@@ -7,20 +7,36 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from mindnet_desktop.core.chat.intent import EmbeddingSettings, Routing
+from mindnet_desktop.core.chat.intent import DecisionEngine, EmbeddingSettings, Routing
 from mindnet_desktop.core.chat.intent_embed import IntentClassifier, load_intent_examples
 from mindnet_desktop.core.config.type_registry import config_file
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.models.embedders import Embedder
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 # Embedder → (examples text, regularisation) → classifier: one fit per embedder and examples.
 _CLASSIFIERS: weakref.WeakKeyDictionary[object, dict[tuple[str, float], IntentClassifier]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+class VaultSettings(Protocol):
+    """What routing (and an answer's prompt) reads of an open vault (`Mindnet`): its
+    decision engine, its embedder, where its config is looked up, its data dir."""
+
+    @property
+    def decision_engine(self) -> DecisionEngine: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def config_lookup(self) -> Path | None: ...
+
+    @property
+    def data_dir(self) -> Path: ...
 
 
 def intent_classifier(
@@ -48,7 +64,7 @@ def intent_classifier(
 
 
 def route_question(
-    mn: Mindnet, question: str, classify: Callable[[str], str] | None = None
+    mn: VaultSettings, question: str, classify: Callable[[str], str] | None = None
 ) -> Routing:
     """The routing the app and `ask` use: keywords and the embedding classifier when the
     config has settings for the vault's embedder (the model only when they are unsure and

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Note
@@ -22,7 +23,42 @@ from mindnet_desktop.core.store.protocol import NoteRecord
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.graph.snapshot import Snapshots
+    from mindnet_desktop.core.models.embedders import Embedder
+    from mindnet_desktop.core.store.chroma import ChromaStore
+
+
+class ViewSource(Protocol):
+    """What a search view is read from (`VaultState`, or the `Mindnet` that holds one): the
+    data dir with its snapshots, the config dir, and the records, graph and kinds."""
+
+    @property
+    def data_dir(self) -> Path: ...
+
+    @property
+    def config_dir(self) -> Path: ...
+
+    @property
+    def snapshots(self) -> Snapshots: ...
+
+    @property
+    def records(self) -> dict[str, NoteRecord]: ...
+
+    @property
+    def graph(self) -> KnowledgeGraph: ...
+
+    @property
+    def vocabulary(self) -> Vocabulary: ...
+
+
+class SnapshotSource(ViewSource, Protocol):
+    """A `ViewSource` with the store and embedder that the chunk snapshot is taken from."""
+
+    @property
+    def store(self) -> ChromaStore: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
 
 
 @dataclass
@@ -55,7 +91,7 @@ class SearchView:
             self.index.close()
 
 
-def open_search_view(mn: Mindnet, fresh: bool) -> SearchView:
+def open_search_view(mn: ViewSource, fresh: bool) -> SearchView:
     """The view a search of `mn` reads. `fresh` (a lazy reader that has loaded nothing yet):
     the note index when one is in step; when none is, the records and the graph, and an
     index of them is written for the next fresh search (as the records and graph snapshots
@@ -71,14 +107,14 @@ def open_search_view(mn: Mindnet, fresh: bool) -> SearchView:
     return view
 
 
-def keep_reader_snapshots(mn: Mindnet) -> None:
+def keep_reader_snapshots(mn: SnapshotSource) -> None:
     """What `mindnet import` leaves for a fresh search, each written unless one in step is
     there: the chunk snapshot and the note index."""
     keep_chunk_snapshot(mn.data_dir, mn.store, mn.snapshots.signatures()[0], mn.embedder.name)
     keep_note_index(mn)
 
 
-def keep_note_index(mn: Mindnet) -> bool:
+def keep_note_index(mn: ViewSource) -> bool:
     """Write the vault's note index unless one in step is there (`mindnet import`); whether
     one is there now."""
     signature = mn.snapshots.signatures()[1]

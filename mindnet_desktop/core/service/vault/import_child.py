@@ -34,7 +34,7 @@ import traceback
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mindnet_desktop.core.domain import ImportSummary, IndexProgress, throttled
 from mindnet_desktop.core.errors import MindnetError
@@ -49,7 +49,10 @@ from mindnet_desktop.core.models.embed_worker import child_outbox, receive_frame
 from mindnet_desktop.core.models.embedders import Embedder
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.config.type_registry import TypeRegistry
+    from mindnet_desktop.core.ingest.manifest import Manifest
+    from mindnet_desktop.core.store.chroma import ChromaStore
+    from mindnet_desktop.core.store.lock import WriterLock
 
 # Below this many changed files an import stays in the caller's process: a child costs
 # ~2-3 s (Python, chromadb, the model; the parent opens its store again after it).
@@ -62,6 +65,36 @@ STOP_GRACE = 30.0  # seconds a cancelled child may take to finish its batch
 
 class ImportChildError(MindnetError):
     """The import in the child process failed (its message says why) or the child died."""
+
+
+class ImportingVault(Protocol):
+    """What an import in a child needs of the vault opened for writing (`Mindnet`): what
+    the child opens it with, and letting go of the index meanwhile."""
+
+    @property
+    def vault(self) -> Path: ...
+
+    @property
+    def data_dir(self) -> Path: ...
+
+    @property
+    def config_override(self) -> Path | None: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def registry(self) -> TypeRegistry: ...
+
+    @property
+    def manifest(self) -> Manifest: ...
+
+    @property
+    def store(self) -> ChromaStore: ...
+
+    def release_index(self) -> WriterLock: ...
+
+    def reread_index(self) -> None: ...
 
 
 @dataclass
@@ -77,7 +110,7 @@ class ChildImport:
     lock_fd: int  # the parent's locked writer.lock, inherited
 
 
-def files_to_import(mn: Mindnet, options: ImportOptions) -> int:
+def files_to_import(mn: ImportingVault, options: ImportOptions) -> int:
     """How many files an import would read (new, or changed by size or time; every file
     without a manifest or with `force`): a stat of each, nothing is read."""
     try:
@@ -94,7 +127,9 @@ def files_to_import(mn: Mindnet, options: ImportOptions) -> int:
 
 
 def import_in_child(
-    mn: Mindnet, options: ImportOptions | None = None, cancel: Callable[[], bool] | None = None
+    mn: ImportingVault,
+    options: ImportOptions | None = None,
+    cancel: Callable[[], bool] | None = None,
 ) -> Generator[IndexProgress, None, ImportOutcome]:
     """`mn.import_vault` run by a child process: `mn` lets go of its store meanwhile and
     reads the index anew afterwards (also after a failure). Only the summary comes back."""
