@@ -20,15 +20,43 @@ def modules() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
+# No cache (it takes 0.1 s): grimp 3.x keeps one file of modification times for both
+# `exclude_type_checking_imports` settings, so the second graph built after an edit is read
+# from a stale cache.
 def test_no_import_cycles() -> None:
     # An import only for type hints (`if TYPE_CHECKING:`) never runs, so it makes no cycle.
-    graph = grimp.build_graph("mindnet_desktop", exclude_type_checking_imports=True)
+    graph = grimp.build_graph("mindnet_desktop", exclude_type_checking_imports=True, cache_dir=None)
     imports = nx.DiGraph()
     for module in graph.modules:
         for imported in graph.find_modules_directly_imported_by(module):
             imports.add_edge(module, imported)
     cycles = [c for c in nx.strongly_connected_components(imports) if len(c) > 1]
     assert cycles == []
+
+
+# Known pairs, left to be broken elsewhere (the test fails once one is gone: remove it then).
+# ui: fixed by the ui regrouping
+KNOWN_MUTUAL_IMPORTS = {
+    ("mindnet_desktop.ui.main_menu", "mindnet_desktop.ui.main_window"),
+    ("mindnet_desktop.ui.main_window", "mindnet_desktop.ui.ratings_dialog"),
+}
+
+
+def test_no_two_modules_import_each_other() -> None:
+    # Counting imports for type hints too: two modules that know each other, even only for
+    # types, are one module in two files (a Protocol in the lower one, or a dataclass moved
+    # down, breaks the pair).
+    graph = grimp.build_graph(
+        "mindnet_desktop", exclude_type_checking_imports=False, cache_dir=None
+    )
+    pairs = {
+        (a, b)
+        for a in graph.modules
+        for b in graph.find_modules_directly_imported_by(a)
+        if a < b and a in graph.find_modules_directly_imported_by(b)
+    }
+    assert pairs - KNOWN_MUTUAL_IMPORTS == set()
+    assert KNOWN_MUTUAL_IMPORTS - pairs == set(), "fixed: remove it from KNOWN_MUTUAL_IMPORTS"
 
 
 def test_no_module_over_400_lines() -> None:

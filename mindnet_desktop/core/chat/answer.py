@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.chat.grounding import (
+    NOT_FOUND,
     CitationCheck,
     check_citations,
     in_language,
@@ -19,7 +20,7 @@ from mindnet_desktop.core.chat.grounding import (
     unsupported_figures,
 )
 from mindnet_desktop.core.chat.intent import Routing
-from mindnet_desktop.core.chat.verify import Verification, second_look
+from mindnet_desktop.core.chat.verify import Verification, verify
 from mindnet_desktop.core.config.type_registry import (
     DEFAULT_TYPE,
     ConfigError,
@@ -362,3 +363,22 @@ def generate(
             second_look(result, llm, prepared.messages, prepared.verify)
     except ModelError as exc:
         result.error = str(exc)
+
+
+def second_look(
+    result: AskResult,
+    llm: LlamaChat,
+    messages: list[dict[str, str]],
+    cuts: dict[str, float | None],
+) -> None:
+    """Verify `result.answer`; when a check falls below its cut-off, the answer becomes
+    "not found in your notes" and the model's text is kept as `draft_answer` (the UI shows
+    it under a warning)."""
+    result.verification = verify(llm, messages, result.answer)
+    result.unsupported_answer = any(
+        cut is not None and getattr(result.verification, check) < cut for check, cut in cuts.items()
+    )
+    if result.unsupported_answer:
+        result.draft_answer = result.answer
+        result.answer = NOT_FOUND.get(result.language or "en", NOT_FOUND["en"])
+        result.not_found = True

@@ -1,18 +1,16 @@
 """A second look at a finished answer: the model is asked, in one step each, whether the
 numbered notes it read state its answer and whether they answer the question at all. Each
 check reads only a few tokens beyond the answer's prompt (llama.cpp keeps that prompt), and
-yields the log-odds of "yes" against "no"; `prompts.yaml` sets the cut-off."""
+yields the log-odds of "yes" against "no"; `prompts.yaml` sets the cut-off (`answer.second_look`
+withholds an answer below it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mindnet_desktop.core.chat.grounding import CITED, NOT_FOUND
+from mindnet_desktop.core.chat.grounding import CITED
 from mindnet_desktop.core.models.llm import LlamaChat
-
-if TYPE_CHECKING:
-    from mindnet_desktop.core.chat.answer import AskResult
 
 ANSWER_CHECK = (
     "Check your answer against the numbered notes above. Do the notes state it (in their own "
@@ -48,22 +46,3 @@ def verify(llm: LlamaChat, messages: list[dict[str, str]], answer: str) -> Verif
     question = messages[-1]["content"]
     asked = [*messages[:-1], {"role": "user", "content": QUESTION_CHECK.format(question=question)}]
     return Verification(by_answer, llm.yes_no(asked))
-
-
-def second_look(
-    result: AskResult,
-    llm: LlamaChat,
-    messages: list[dict[str, str]],
-    cuts: dict[str, float | None],
-) -> None:
-    """Verify `result.answer`; when a check falls below its cut-off, the answer becomes
-    "not found in your notes" and the model's text is kept as `draft_answer` (the UI shows
-    it under a warning)."""
-    result.verification = verify(llm, messages, result.answer)
-    result.unsupported_answer = any(
-        cut is not None and getattr(result.verification, check) < cut for check, cut in cuts.items()
-    )
-    if result.unsupported_answer:
-        result.draft_answer = result.answer
-        result.answer = NOT_FOUND.get(result.language or "en", NOT_FOUND["en"])
-        result.not_found = True
