@@ -62,6 +62,10 @@ class Mindnet:
         writer_lock: A writer lock held already (a child importing for its parent, see
             `import_child`); implies `write`.
 
+    What was read of the index (records, graph, kinds, search view, note vectors) is held by
+    `state` (`VaultState`), which keeps it in step with imports and edge changes; the
+    properties here hand it out.
+
     After an import the records and graph snapshots are saved at once, unless
     `defer_snapshots` is set (a watcher, the app): then `save_snapshots` saves them when the
     vault has been quiet for a while, and `close` at the latest, so that a note edited every
