@@ -66,8 +66,8 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.core.models.llm import Token
     from mindnet_desktop.core.models.weights import resolve_model_path
-    from mindnet_desktop.ui.i18n import install_translators
-    from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.shell.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.support.i18n import install_translators
 
     app, vault, settings = example_app(work, args.lang)
     settings.threads = args.threads

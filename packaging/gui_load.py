@@ -117,8 +117,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.core.models.weights import resolve_model_path
     from mindnet_desktop.core.service.search import hybrid_search
-    from mindnet_desktop.ui.main_window import MainWindow
-    from mindnet_desktop.ui.settings import AppSettings
+    from mindnet_desktop.ui.shell.main_window import MainWindow
+    from mindnet_desktop.ui.support.settings import AppSettings
 
     app = QApplication.instance() or QApplication([])
     questions = QUESTIONS

@@ -213,9 +213,9 @@ def start(run: BenchRun) -> None:
 
 
 def app_start(run: BenchRun, floor: float) -> list[Figure]:
-    """The app window on the indexed vault, in a fresh process (`ui/bench_start.py`)."""
+    """The app window on the indexed vault, in a fresh process (`ui/bench/start.py`)."""
     got = module_json(
-        "mindnet_desktop.ui.bench_start", "--vault", str(run.vault), "--data-dir", str(run.data),
+        "mindnet_desktop.ui.bench.start", "--vault", str(run.vault), "--data-dir", str(run.data),
         "--embedder", run.embedder.name, "--t0", str(time.time()),
         what="the app's start", offscreen=True,
     )  # fmt: skip
@@ -289,10 +289,10 @@ def graph(run: BenchRun) -> None:
 
 
 def graph_view(nodes: int = 5000) -> Figure:
-    """The graph view's layout and first draw of a generated graph (`ui/bench_graph.py`),
+    """The graph view's layout and first draw of a generated graph (`ui/bench/graph.py`),
     offscreen in a fresh process."""
     got = module_json(
-        "mindnet_desktop.ui.bench_graph", "--nodes", str(nodes), "--json",
+        "mindnet_desktop.ui.bench.graph", "--nodes", str(nodes), "--json",
         what="the graph view's bench", offscreen=True,
     )  # fmt: skip
     seconds = round(got["layout_s"] + got["drawn_s"], 2)
