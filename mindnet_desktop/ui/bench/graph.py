@@ -164,7 +164,7 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
                 for name, v in cpu.items()
                 if name
             },
-        },  # fmt: skip
+        },
         "labels_at_fit": len(canvas.labels.visible()),
         # `drawn_s` kept for readers of the earlier report; the target is layout + draw.
         "target": {"drawn_s": 2.0, "layout_and_drawn_s": 2.0, "met": layout_s + draw_s < 2.0},

@@ -134,9 +134,15 @@ class GraphCanvas(QGraphicsView):
         faded = {i for i, n in enumerate(self._ids) if n not in near} if near else set()
         view = self.viewport().rect()
         self.labels.update(
-            self.viewportTransform(), self._points, self._radii, self.degree, rank, faded,
-            (view.width(), view.height()), self._full_labels if quick else None,
-        )  # fmt: skip
+            self.viewportTransform(),
+            self._points,
+            self._radii,
+            self.degree,
+            rank,
+            faded,
+            (view.width(), view.height()),
+            self._full_labels if quick else None,
+        )
         if not quick:
             self._full_labels = set(self.labels.shown)
 

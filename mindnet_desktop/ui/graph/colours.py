@@ -25,8 +25,9 @@ def colours(
         groups = {name: colour_for(name) for name in names}
     else:  # folders and communities of this view: distinct colours while there are enough
         groups = {name: QColor(PALETTE[i % len(PALETTE)]) for i, name in enumerate(names)}
-    brushes = {n: QBrush(groups[of_node[n]]) if n in of_node else QBrush(UNRESOLVED)
-               for n in graph.nodes}  # fmt: skip
+    brushes = {
+        n: QBrush(groups[of_node[n]]) if n in of_node else QBrush(UNRESOLVED) for n in graph.nodes
+    }
     unresolved = len(of_node) < len(graph.nodes)
     legend = list(groups.items())
     if unresolved:

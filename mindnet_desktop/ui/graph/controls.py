@@ -80,13 +80,19 @@ class GraphControls(QWidget):
         flow = FlowLayout(spacing=6)
         self.search_edit.setMinimumWidth(160)
         for label, widget in (
-            (self.tr("Show:"), self.focus_box), (self.tr("Kind:"), self.kind_box),
-            (self.tr("Direction:"), self.direction_box), ("", self.depth_spin),
-            ("", self.search_edit), (self.tr("Colour:"), self.colour_box),
-            (self.tr("Folder:"), self.folder_box), (self.tr("Tag:"), self.tag_box),
-            (self.tr("Show also:"), self.unresolved_check), ("", self.orphans_check),
-            ("", self.rule_check), ("", self.deleted_check),
-        ):  # fmt: skip
+            (self.tr("Show:"), self.focus_box),
+            (self.tr("Kind:"), self.kind_box),
+            (self.tr("Direction:"), self.direction_box),
+            ("", self.depth_spin),
+            ("", self.search_edit),
+            (self.tr("Colour:"), self.colour_box),
+            (self.tr("Folder:"), self.folder_box),
+            (self.tr("Tag:"), self.tag_box),
+            (self.tr("Show also:"), self.unresolved_check),
+            ("", self.orphans_check),
+            ("", self.rule_check),
+            ("", self.deleted_check),
+        ):
             flow.addWidget(self._pair(label, widget))
         rows.addLayout(flow)
         rows.addWidget(self.status)

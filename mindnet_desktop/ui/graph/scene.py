@@ -128,9 +128,21 @@ def build_scene(
     hover.hide()
     scene.addItem(hover)
     return DrawnGraph(
-        scene, nodes, edges, ids, index, adjacent, points, radii, degree,
-        edge_layer, veil, HoverFocus(focus_layer), labels, hover,
-    )  # fmt: skip
+        scene,
+        nodes,
+        edges,
+        ids,
+        index,
+        adjacent,
+        points,
+        radii,
+        degree,
+        edge_layer,
+        veil,
+        HoverFocus(focus_layer),
+        labels,
+        hover,
+    )
 
 
 def bounds(points: np.ndarray, radii: np.ndarray) -> QRectF:

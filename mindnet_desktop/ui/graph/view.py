@@ -139,9 +139,14 @@ class GraphView(QWidget):
         generation = self._generation
         c = self.controls
         request = SliceRequest(
-            c.whole_vault(), self.root, c.depth(), c.direction(), c.kinds(),
-            c.show_deleted(), c.filters(),
-        )  # fmt: skip
+            c.whole_vault(),
+            self.root,
+            c.depth(),
+            c.direction(),
+            c.kinds(),
+            c.show_deleted(),
+            c.filters(),
+        )
         self.controls.set_status(self.tr("Loading the graph…"))
         self._jobs.submit(
             partial(ops.fetch_slice, request=request),
@@ -275,8 +280,11 @@ class GraphView(QWidget):
         c = self.controls
         details = partial(
             ops.node_details,
-            node_id=node_id, direction=c.direction(), kinds=c.kinds(), deleted=c.show_deleted(),
-        )  # fmt: skip
+            node_id=node_id,
+            direction=c.direction(),
+            kinds=c.kinds(),
+            deleted=c.show_deleted(),
+        )
         self._jobs.submit(
             details, "graph details", lambda result: self._details_ready(node_id, *result)
         )
