@@ -10,7 +10,7 @@ from mindnet_desktop.core.config.retriever import load_retriever_config
 from mindnet_desktop.ui.dialogs.models import DetectedModelsButton
 from mindnet_desktop.ui.dialogs.settings import SettingsDialog
 from mindnet_desktop.ui.support.settings import AppSettings
-from tests.core.test_local_models import write_gguf
+from tests.core.models.test_local_models import write_gguf
 
 
 def _ollama(home: Path) -> Path:

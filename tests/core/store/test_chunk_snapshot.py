@@ -32,7 +32,7 @@ from mindnet_desktop.core.store.protocol import CandidateFilter
 from mindnet_desktop.core.store.reader_store import ReaderStore
 from tests.conftest import run_import
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _index(vault: Path, data: Path) -> None:

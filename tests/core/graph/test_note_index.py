@@ -33,7 +33,7 @@ from mindnet_desktop.core.service.search import hybrid_search
 from mindnet_desktop.core.service.search_view import keep_note_index
 from tests.conftest import run_import
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 QUESTIONS = [
     "Warum Qdrant statt Chroma?",  # names a note: its chunks and its neighbours join
     "Projekt Alpha Budget",

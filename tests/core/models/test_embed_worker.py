@@ -92,7 +92,7 @@ def alive(pid: int) -> bool:
 def test_the_child_exits_when_its_parent_is_killed(tmp_path: Path):
     """Guards against orphans: kill -9 of the app mid-import must not leave an embedding
     process running (shown to fail by ignoring EOF in the child's reader thread)."""
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[3])
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT.format(root=root)], stdout=subprocess.PIPE, text=True
     )

@@ -10,7 +10,7 @@ import pytest
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.service.ask import ask
 from tests.conftest import run_import
-from tests.core.test_chat import finish
+from tests.core.chat.test_chat import finish
 
 pytestmark = pytest.mark.e2e
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from mindnet_desktop.core.models.weights import DEFAULT_CHAT
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_every_part_of_the_default_model_is_pinned_by_hash():

@@ -20,7 +20,7 @@ from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer, retrying
 from mindnet_desktop.core.store.protocol import Store, StoreError
 from tests.chroma_server import chroma_server, free_port  # noqa: F401 - the fixture
-from tests.core.test_store_contract import EMBEDDER, StoreContract
+from tests.core.store.test_store_contract import EMBEDDER, StoreContract
 
 
 class TestChromaServerStore(StoreContract):

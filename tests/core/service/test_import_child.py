@@ -195,7 +195,7 @@ def test_a_parent_killed_mid_import_leaves_a_child_that_stops_and_a_store_that_c
         [sys.executable, "-c", PARENT, str(vault), str(data)],
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
     )
     assert parent.stdout is not None and parent.stdout.readline()  # notes are being written
     parent.kill()
