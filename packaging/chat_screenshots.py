@@ -1,4 +1,4 @@
-"""Write the chat screenshots of the README: the main window on a temporary copy of the
+"""Write the chat screenshots of the README and docs/: the main window on a temporary copy of the
 example vault, one question answered from ten sources, grabbed while the answer streams
 (its sources already shown) and when it is done, at 1366 x 768.
 

@@ -1,6 +1,6 @@
 """The app under load (issue 14, item 6): how long the GUI thread stays unresponsive while the
 window imports a large generated vault, while it answers questions back to back, and the
-process's memory around 200 searches. Figures, not assertions: the README reports them.
+process's memory around 200 searches. Figures, not assertions: docs/reliability.md reports them.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/gui_load.py [--notes 6500]
         [--questions 20] [--searches 200] [--model test] [--fast] [--vault PATH]

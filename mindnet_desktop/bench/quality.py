@@ -205,7 +205,7 @@ def hybrid_wins(scores: dict[str, dict[str, float]]) -> bool:
 
 
 def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
-    """The README's Markdown table."""
+    """The Markdown table of docs/retrieval-quality.md."""
     lines = [
         "| set | embedder | retriever | hit@1 | hit@5 | MRR |",
         "|---|---|---|---|---|---|",

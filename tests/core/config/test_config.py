@@ -13,7 +13,7 @@ from mindnet_desktop.core.config.type_registry import (
     resolve_config_dir,
 )
 
-# type -> (retriever_weight, chunk_profile, edge_defaults), the table of ARCHITECTURE.md
+# type -> (retriever_weight, chunk_profile, edge_defaults), the table of docs/notes.md
 EXPECTED_TYPES = {
     "concept": (0.60, "medium", ("references", "related_to")),
     "project": (0.97, "long", ("references", "depends_on")),

@@ -1,4 +1,4 @@
-"""Tests for edge derivation (the edge rules table of ARCHITECTURE.md)."""
+"""Tests for edge derivation (the edge rules table of docs/notes.md)."""
 
 from __future__ import annotations
 

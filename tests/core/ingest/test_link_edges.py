@@ -1,4 +1,4 @@
-"""Edges from Markdown links, property links and block references (ARCHITECTURE.md rules)."""
+"""Edges from Markdown links, property links and block references (the edge rules of docs/notes.md)."""
 
 from __future__ import annotations
 
