@@ -1,7 +1,7 @@
 """Domain dataclasses shared by every stage: note, chunk, edge, import results.
 
-The words follow docs/architecture.md ("The words"). Everything here is plain data (frozen where it can be), so
-stages stay small functions that can be tested alone.
+The words follow docs/architecture.md ("The words"). Everything here is plain data (frozen
+where it can be), so stages stay small functions that can be tested alone.
 """
 
 from __future__ import annotations

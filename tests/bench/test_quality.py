@@ -82,7 +82,10 @@ def test_bench_quality_reports_a_table_per_embedder(tmp_path: Path, capsys) -> N
     assert main([*args, "--workdir", str(tmp_path / "work"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["split"] == "test" and data["sets"]["tiny"]["hash"]["questions"] == 2
-    assert "| tiny (2 q) | hash | **hybrid** |" in data["table"]
+    # "HNSW Graph" shares "hnsw" with the note HNSW; the toner question shares "toner".
+    overlap = data["sets"]["tiny"]["overlap"]
+    assert overlap["per_question"] == {"t1": ["tonerkassette"], "t2": ["hnsw"]}
+    assert "| tiny (2 q) | 1 / 1 | hash | **hybrid** |" in data["table"]
     assert data["embedding_chunks_per_second"]["hash"] > 0
     assert isinstance(data["ok"], bool)
 

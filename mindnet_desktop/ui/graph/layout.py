@@ -2,9 +2,9 @@
 run off the GUI thread with `run_pure`.
 
 Each connected component is laid out by python-igraph's Fruchterman-Reingold (C, with a grid
-for the repulsion; chosen by measurement, see docs/graph-view.md and `ui/bench/layout.py`), scaled so that
-a typical edge is `SPACING` long, and the components are packed in rings around the largest
-one, so a loose note orbits the main cluster instead of defining the zoom.
+for the repulsion; chosen by measurement, see docs/graph-view.md and `ui/bench/layout.py`),
+scaled so that a typical edge is `SPACING` long, and the components are packed in rings
+around the largest one, so a loose note orbits the main cluster instead of defining the zoom.
 
 When the graph changes a little (a note or an edge added or removed), the previous positions
 are the layout: known notes stay exactly where they were and a new note is placed next to its

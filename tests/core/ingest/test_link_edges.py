@@ -1,4 +1,5 @@
-"""Edges from Markdown links, property links and block references (the edge rules of docs/notes.md)."""
+"""Edges from Markdown links, property links and block references (the edge rules of
+docs/notes.md)."""
 
 from __future__ import annotations
 
