@@ -1,4 +1,4 @@
-"""Write the chat screenshots of the README: the main window on a temporary copy of the
+"""Write the chat screenshots of the README and docs/: the main window on a temporary copy of the
 example vault, one question answered from ten sources, grabbed while the answer streams
 (its sources already shown) and when it is done, at 1366 x 768.
 
@@ -66,8 +66,8 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.core.models.llm import Token
     from mindnet_desktop.core.models.weights import resolve_model_path
-    from mindnet_desktop.ui.i18n import install_translators
-    from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.shell.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.support.i18n import install_translators
 
     app, vault, settings = example_app(work, args.lang)
     settings.threads = args.threads

@@ -1,6 +1,6 @@
 """The app under load (issue 14, item 6): how long the GUI thread stays unresponsive while the
 window imports a large generated vault, while it answers questions back to back, and the
-process's memory around 200 searches. Figures, not assertions: the README reports them.
+process's memory around 200 searches. Figures, not assertions: docs/reliability.md reports them.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/gui_load.py [--notes 6500]
         [--questions 20] [--searches 200] [--model test] [--fast] [--vault PATH]
@@ -117,8 +117,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, object]:
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
     from mindnet_desktop.core.models.weights import resolve_model_path
     from mindnet_desktop.core.service.search.hybrid import hybrid_search
-    from mindnet_desktop.ui.main_window import MainWindow
-    from mindnet_desktop.ui.settings import AppSettings
+    from mindnet_desktop.ui.shell.main_window import MainWindow
+    from mindnet_desktop.ui.support.settings import AppSettings
 
     app = QApplication.instance() or QApplication([])
     questions = QUESTIONS

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Re-extract every translatable string of mindnet_desktop/ui/*.py into resources/i18n/*.ts
+# Re-extract every translatable string of mindnet_desktop/ui/**/*.py into resources/i18n/*.ts
 # (pyside6-lupdate keeps the translations already made) and compile them to .qm
 # (pyside6-lrelease). Translate new strings with `pyside6-linguist resources/i18n/<file>.ts`,
 # then run this script again. Commit the .ts and the .qm files.
 #
-# Files go to the catalogue of their part: chat*.py -> chat_<lang>.ts, graph*.py ->
-# graph_<lang>.ts, everything else -> mindnet_<lang>.ts. The app installs every *_<lang>.qm.
+# Files go to the catalogue of their feature: ui/chat/ -> chat_<lang>.ts, ui/graph/ ->
+# graph_<lang>.ts, everything else -> mindnet_<lang>.ts (the Qt benchmarks in ui/bench/ show
+# no translated text). The app installs every *_<lang>.qm.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,11 +17,10 @@ LRELEASE=${LRELEASE:-${BIN}pyside6-lrelease}
 
 cd "$ROOT"
 declare -A CATALOGS=()
-for file in mindnet_desktop/ui/*.py; do
-  name=$(basename "$file")
-  case "$name" in
-    chat*) group=chat ;;
-    graph*) group=graph ;;
+for file in $(find mindnet_desktop/ui -name '*.py' -not -path '*/bench/*' | sort); do
+  case "$file" in
+    mindnet_desktop/ui/chat/*) group=chat ;;
+    mindnet_desktop/ui/graph/*) group=graph ;;
     *) group=mindnet ;;
   esac
   CATALOGS[$group]="${CATALOGS[$group]:-} $file"

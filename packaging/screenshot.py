@@ -56,7 +56,7 @@ def example_app(work: Path, language: str) -> tuple[object, Path, object]:
     from PySide6.QtWidgets import QApplication
 
     from mindnet_desktop.resources import EXAMPLE_VAULT
-    from mindnet_desktop.ui.settings import AppSettings
+    from mindnet_desktop.ui.support.settings import AppSettings
 
     app = QApplication.instance() or QApplication([])
     app.setStyle("Fusion")  # type: ignore[attr-defined]
@@ -109,7 +109,7 @@ def show_source_tooltip(app: object, chat: object) -> None:
     """Hover the first source: its explanation tooltip (reasons, score breakdown) shows."""
     from PySide6.QtWidgets import QToolTip
 
-    from mindnet_desktop.ui.chat_sources import SourceRow
+    from mindnet_desktop.ui.chat.sources import SourceRow
 
     def rows() -> list[SourceRow]:
         return [r for r in chat.findChildren(SourceRow) if r.isVisible()]  # type: ignore[attr-defined]
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def shoot(args: argparse.Namespace, work: Path) -> int:
     from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
-    from mindnet_desktop.ui.main_window import MainWindow
+    from mindnet_desktop.ui.shell.main_window import MainWindow
 
     app, vault, settings = example_app(work, "de")
     if args.fast:
@@ -163,7 +163,7 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
             settings.chat_model = str(part_paths(TEST_CHAT)[0])
         except ModelError as exc:
             print(f"no test chat model ({exc}); the default model is used", file=sys.stderr)
-    from mindnet_desktop.ui.i18n import install_translators
+    from mindnet_desktop.ui.support.i18n import install_translators
 
     translators = install_translators(settings.language)  # noqa: F841 - kept alive
     factory = (lambda name, threads: HashEmbedder()) if args.fast else make_embedder

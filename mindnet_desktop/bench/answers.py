@@ -201,7 +201,7 @@ def evaluate_answers(
 
 
 def answers_table(result: dict[str, Any]) -> str:
-    """The README's Markdown table: one column per model."""
+    """The Markdown table of docs/answer-quality.md: one column per model."""
     names = list(result["models"])
     summaries = [result["models"][n]["summary"] for n in names]
     lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]

@@ -51,10 +51,16 @@ def _raw_pieces(llama: Any, messages: list[dict[str, str]], temperature: float) 
 def fresh_peak(run: BenchRun) -> int:
     """Peak RSS of a fresh process holding the vault and the model (`ask_rss.py`)."""
     got = module_json(
-        "mindnet_desktop.bench.ask_rss", "--vault", str(run.vault), "--data-dir", str(run.data),
-        "--embedder", run.embedder.name, *(("--model", run.model) if run.model else ()),
+        "mindnet_desktop.bench.ask_rss",
+        "--vault",
+        str(run.vault),
+        "--data-dir",
+        str(run.data),
+        "--embedder",
+        run.embedder.name,
+        *(("--model", run.model) if run.model else ()),
         what="the memory figure's process",
-    )  # fmt: skip
+    )
     return int(got["peak_bytes"])
 
 
@@ -109,20 +115,34 @@ def ask_figures(run: BenchRun) -> None:
     raw_median = sorted(raw_rate)[len(raw_rate) // 2] if raw_rate else 0.0
     run.figures += [
         Figure(
-            f"ask: time to first token ({llm.threads} threads)", round(median, 2), "s",
-            "prefill of system prompt + question alone", round(baseline, 2),
-            "≤ 8 s and ≤ 2× baseline", median <= 8 and median <= 2 * baseline,
-            {"trials_s": [round(t, 2) for t in ours_first], "model": llm.name,
-             "model_load_s": round(load_s, 2)},
+            f"ask: time to first token ({llm.threads} threads)",
+            round(median, 2),
+            "s",
+            "prefill of system prompt + question alone",
+            round(baseline, 2),
+            "≤ 8 s and ≤ 2× baseline",
+            median <= 8 and median <= 2 * baseline,
+            {
+                "trials_s": [round(t, 2) for t in ours_first],
+                "model": llm.name,
+                "model_load_s": round(load_s, 2),
+            },
         ),
         Figure(
-            "ask: tokens/s", round(rate, 2), "tokens/s", "raw llama.cpp, same prompt",
-            round(raw_median, 2), "≥ 0.95× baseline",
+            "ask: tokens/s",
+            round(rate, 2),
+            "tokens/s",
+            "raw llama.cpp, same prompt",
+            round(raw_median, 2),
+            "≥ 0.95× baseline",
             rate >= 0.95 * raw_median if raw_median else None,
         ),
         Figure(
-            "peak RSS with vault and model loaded", round(peak_with_model / 2**20), "MiB",
-            goal="< 2560 MiB", ok=peak_with_model < 2.5 * 2**30,
+            "peak RSS with vault and model loaded",
+            round(peak_with_model / 2**20),
+            "MiB",
+            goal="< 2560 MiB",
+            ok=peak_with_model < 2.5 * 2**30,
             detail={"measured_in": "a fresh process: vault searched, model loaded, one ask"},
         ),
-    ]  # fmt: skip
+    ]

@@ -102,15 +102,24 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
     detail = {"notes": summary.notes, "chunks": summary.chunks, "edges": summary.edges}
     run.figures += [
         Figure(
-            "cold import (s)", round(cold, 2), "s", "pure embedding of the same chunks",
-            round(floor, 2), "≤ 1.2× baseline", cold <= 1.2 * floor, detail,
+            "cold import (s)",
+            round(cold, 2),
+            "s",
+            "pure embedding of the same chunks",
+            round(floor, 2),
+            "≤ 1.2× baseline",
+            cold <= 1.2 * floor,
+            detail,
         ),
         Figure("cold import: notes/s", round(summary.notes / cold, 1), "notes/s"),
         Figure(
-            "cold import: chunks/s", round(summary.chunks / cold, 1), "chunks/s",
-            "pure embedding", round(len(texts) / floor, 1),
+            "cold import: chunks/s",
+            round(summary.chunks / cold, 1),
+            "chunks/s",
+            "pure embedding",
+            round(len(texts) / floor, 1),
         ),
-    ]  # fmt: skip
+    ]
 
 
 def noop(run: BenchRun) -> None:
@@ -122,12 +131,16 @@ def noop(run: BenchRun) -> None:
     cold = run.cold_seconds
     run.figures.append(
         Figure(
-            "no-op re-import", round(seconds, 3), "s", "cold import",
+            "no-op re-import",
+            round(seconds, 3),
+            "s",
+            "cold import",
             round(cold, 2) if cold else None,
-            "≤ 1 % of cold", seconds <= 0.01 * cold if cold else None,
+            "≤ 1 % of cold",
+            seconds <= 0.01 * cold if cold else None,
             {"changed": summary.changed + summary.added},
         )
-    )  # fmt: skip
+    )
 
 
 def edit(run: BenchRun, trials: int = 3) -> None:
@@ -172,12 +185,18 @@ def edit(run: BenchRun, trials: int = 3) -> None:
     work = [round(s.seconds, 3) for s in imports[1:]]
     run.figures.append(
         Figure(
-            "edit one note → searchable (watcher, median)", round(seconds, 3), "s",
-            goal="< 1 s", ok=seconds < 1.0,
-            detail={"trials_s": [round(t, 3) for t in times], "import_work_s": work,
-                    "debounce_s": DEBOUNCE},
+            "edit one note → searchable (watcher, median)",
+            round(seconds, 3),
+            "s",
+            goal="< 1 s",
+            ok=seconds < 1.0,
+            detail={
+                "trials_s": [round(t, 3) for t in times],
+                "import_work_s": work,
+                "debounce_s": DEBOUNCE,
+            },
         )
-    )  # fmt: skip
+    )
 
 
 def start(run: BenchRun) -> None:
@@ -198,41 +217,71 @@ def start(run: BenchRun) -> None:
     search = searches[1]  # the median of three questions
     run.figures += [
         Figure(
-            "start → ready: `neighbors` in a fresh process", round(again, 2), "s",
-            "`mindnet --help`", round(floor, 2), "< 3 s", again < 3.0,
+            "start → ready: `neighbors` in a fresh process",
+            round(again, 2),
+            "s",
+            "`mindnet --help`",
+            round(floor, 2),
+            "< 3 s",
+            again < 3.0,
             {"first_start_s": round(first, 2)},
         ),
         Figure(
-            "start → ready: `search` in a fresh process", round(search, 2), "s",
-            "`mindnet --help`", round(floor, 2), "< 3 s", search < 3.0,
+            "start → ready: `search` in a fresh process",
+            round(search, 2),
+            "s",
+            "`mindnet --help`",
+            round(floor, 2),
+            "< 3 s",
+            search < 3.0,
             {"searches_s": [round(s, 2) for s in searches]},
         ),
-    ]  # fmt: skip
+    ]
     if run.chroma_url is None:
         run.figures += app_start(run, floor)
 
 
 def app_start(run: BenchRun, floor: float) -> list[Figure]:
-    """The app window on the indexed vault, in a fresh process (`ui/bench_start.py`)."""
+    """The app window on the indexed vault, in a fresh process (`ui/bench/start.py`)."""
     got = module_json(
-        "mindnet_desktop.ui.bench_start", "--vault", str(run.vault), "--data-dir", str(run.data),
-        "--embedder", run.embedder.name, "--t0", str(time.time()),
-        what="the app's start", offscreen=True,
-    )  # fmt: skip
+        "mindnet_desktop.ui.bench.start",
+        "--vault",
+        str(run.vault),
+        "--data-dir",
+        str(run.data),
+        "--embedder",
+        run.embedder.name,
+        "--t0",
+        str(time.time()),
+        what="the app's start",
+        offscreen=True,
+    )
     if got.get("error"):
         raise RuntimeError(f"the app's first search failed: {got['error']}")
     usable, ready = got.get("usable", float("inf")), got.get("ready", float("inf"))
     extra = {"longest_gui_gap_ms": got["longest_gap_ms"], "first_search_s": got.get("searched")}
     return [
         Figure(
-            "start → ready: app window usable", usable, "s", "`mindnet --help`",
-            round(floor, 2), "< 3 s", usable < 3.0, extra,
+            "start → ready: app window usable",
+            usable,
+            "s",
+            "`mindnet --help`",
+            round(floor, 2),
+            "< 3 s",
+            usable < 3.0,
+            extra,
         ),
         Figure(
-            "start → ready: app window with the vault open and checked", ready, "s",
-            "`mindnet --help`", round(floor, 2), "–", None, extra,
+            "start → ready: app window with the vault open and checked",
+            ready,
+            "s",
+            "`mindnet --help`",
+            round(floor, 2),
+            "–",
+            None,
+            extra,
         ),
-    ]  # fmt: skip
+    ]
 
 
 def search(run: BenchRun) -> None:
@@ -257,11 +306,15 @@ def search(run: BenchRun) -> None:
     for key in ("p50_ms", "p95_ms"):
         run.figures.append(
             Figure(
-                f"search + explain {key[:3]}", ours[key], "ms", "raw Chroma query, k=10", raw[key],
+                f"search + explain {key[:3]}",
+                ours[key],
+                "ms",
+                "raw Chroma query, k=10",
+                raw[key],
                 "p95 < 100 ms" if key == "p95_ms" else "–",
                 ours[key] < 100 if key == "p95_ms" else None,
             )
-        )  # fmt: skip
+        )
 
 
 def graph(run: BenchRun) -> None:
@@ -289,18 +342,30 @@ def graph(run: BenchRun) -> None:
 
 
 def graph_view(nodes: int = 5000) -> Figure:
-    """The graph view's layout and first draw of a generated graph (`ui/bench_graph.py`),
+    """The graph view's layout and first draw of a generated graph (`ui/bench/graph.py`),
     offscreen in a fresh process."""
     got = module_json(
-        "mindnet_desktop.ui.bench_graph", "--nodes", str(nodes), "--json",
-        what="the graph view's bench", offscreen=True,
-    )  # fmt: skip
+        "mindnet_desktop.ui.bench.graph",
+        "--nodes",
+        str(nodes),
+        "--json",
+        what="the graph view's bench",
+        offscreen=True,
+    )
     seconds = round(got["layout_s"] + got["drawn_s"], 2)
     frames = got["frame_ms"]
     return Figure(
-        f"graph view: layout + first draw, {nodes} notes (offscreen)", seconds, "s",
-        goal="< 2 s", ok=seconds < 2.0,
-        detail={"layout_s": got["layout_s"], "drawn_s": got["drawn_s"],
-                "zoom_step_ms": frames["zoom_step_median"], "pan_step_ms": frames["pan_median"],
-                "hover_ms": frames["hover_median"], "edges": got["edges"]},
-    )  # fmt: skip
+        f"graph view: layout + first draw, {nodes} notes (offscreen)",
+        seconds,
+        "s",
+        goal="< 2 s",
+        ok=seconds < 2.0,
+        detail={
+            "layout_s": got["layout_s"],
+            "drawn_s": got["drawn_s"],
+            "zoom_step_ms": frames["zoom_step_median"],
+            "pan_step_ms": frames["pan_median"],
+            "hover_ms": frames["hover_median"],
+            "edges": got["edges"],
+        },
+    )

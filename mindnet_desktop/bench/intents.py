@@ -182,8 +182,8 @@ def evaluate_intents(
 
 
 def intents_table(result: dict[str, Any]) -> str:
-    """The README's Markdown tables: accuracy per router (the app's marked), then the
-    confusion of the router the app uses."""
+    """The Markdown tables of docs/answer-quality.md: accuracy per router (the app's
+    marked), then the confusion of the router the app uses."""
     app = result.get("app_router") or ("both" if "both" in result["routers"] else "fast")
     notes = {"fast": f"keywords decide {result['fast_coverage']:.0%}"}
     if "combined_model_calls" in result:

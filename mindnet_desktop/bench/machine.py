@@ -75,9 +75,17 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 def cli_command(vault: Path, data: Path, embedder: str, *args: str) -> list[str]:
     """A `mindnet` command in a fresh interpreter, on this source tree."""
     return [
-        sys.executable, "-m", "mindnet_desktop.cli.main",
-        "--vault", str(vault), "--data-dir", str(data), "--embedder", embedder, *args,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "mindnet_desktop.cli.main",
+        "--vault",
+        str(vault),
+        "--data-dir",
+        str(data),
+        "--embedder",
+        embedder,
+        *args,
+    ]
 
 
 def child_env() -> dict[str, str]:

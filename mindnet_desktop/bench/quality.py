@@ -205,19 +205,26 @@ def hybrid_wins(scores: dict[str, dict[str, float]]) -> bool:
 
 
 def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
-    """The README's Markdown table."""
+    """The Markdown table of docs/retrieval-quality.md."""
     lines = [
-        "| set | embedder | retriever | hit@1 | hit@5 | MRR |",
-        "|---|---|---|---|---|---|",
+        "| set | overlap | embedder | retriever | hit@1 | hit@5 | MRR |",
+        "|---|---|---|---|---|---|---|",
     ]
     for set_name, per_set in results["sets"].items():
+        overlap = per_set.get("overlap")
+        shared = f"{overlap['median']:g} / {overlap['max']}" if overlap else ""
         for name in embedders:
             for variant, s in per_set[name]["scores"].items():
                 label = f"**{variant}**" if variant == "hybrid" else variant
                 lines.append(
-                    f"| {set_name} ({per_set['questions']} q) | {name} | {label} "
+                    f"| {set_name} ({per_set['questions']} q) | {shared} | {name} | {label} "
                     f"| {s['hit@1']:.2f} | {s['hit@5']:.2f} | {s['mrr']:.2f} |"
                 )
+    lines.append("")
+    lines.append(
+        "overlap: content words a question shares with its gold note's title, aliases, file "
+        "name and headings, median / maximum over the set's questions (`bench/overlap.py`)."
+    )
     speeds = results["embedding_chunks_per_second"]
     lines.append("")
     lines.append(

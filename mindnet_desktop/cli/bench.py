@@ -272,6 +272,7 @@ REPO = ROOT
 
 
 def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    from mindnet_desktop.bench.overlap import set_overlap
     from mindnet_desktop.bench.quality import (
         VARIANTS,
         embedding_speed,
@@ -299,7 +300,11 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     speeds: dict[str, float] = {}
     for qa in sets:
         asked = [q for q in qa.questions if split is None or q.split == split]
-        per_set: dict[str, Any] = {"questions": len(asked), "vault": str(qa.vault)}
+        per_set: dict[str, Any] = {
+            "questions": len(asked),
+            "vault": str(qa.vault),
+            "overlap": set_overlap(qa.vault, asked),
+        }
         for name in embedders:
             embedder = make_embedder(name)
             data = work / f"{qa.name}-{name}"

@@ -1,7 +1,7 @@
 """Domain dataclasses shared by every stage: note, chunk, edge, import results.
 
-The words follow ARCHITECTURE.md. Everything here is plain data (frozen where it can be), so
-stages stay small functions that can be tested alone.
+The words follow docs/architecture.md ("The words"). Everything here is plain data (frozen
+where it can be), so stages stay small functions that can be tested alone.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ class Edge:
         return self.target_note_id is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields of ARCHITECTURE.md plus `target_ref` (the stable CLI/JSON shape)."""
+        """All fields of an edge (docs/notes.md) plus `target_ref` (the stable CLI/JSON shape)."""
         return {"id": self.id, **{name: getattr(self, name) for name in EDGE_FIELDS}}
 
     @classmethod

@@ -25,8 +25,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def choose_vault(args: argparse.Namespace, settings: object, example: Path) -> Path | None:
     """--vault, else MINDNET_VAULT, else the last vault, else --default-vault, else ask."""
-    from mindnet_desktop.ui.settings import AppSettings
-    from mindnet_desktop.ui.vault_picker import pick_vault
+    from mindnet_desktop.ui.dialogs.vault_picker import pick_vault
+    from mindnet_desktop.ui.support.settings import AppSettings
 
     assert isinstance(settings, AppSettings)
     given = args.vault or os.environ.get("MINDNET_VAULT")
@@ -65,9 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from mindnet_desktop.resources import EXAMPLE_VAULT
-    from mindnet_desktop.ui.i18n import fill, install_translators
-    from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
-    from mindnet_desktop.ui.settings import APPLICATION, ORGANIZATION, AppSettings
+    from mindnet_desktop.ui.shell.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.support.i18n import fill, install_translators
+    from mindnet_desktop.ui.support.settings import APPLICATION, ORGANIZATION, AppSettings
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setOrganizationName(ORGANIZATION)

@@ -596,6 +596,45 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
     </message>
 </context>
 <context>
+    <name>Terms</name>
+    <message>
+        <source>semantic similarity</source>
+        <translation>semantische Ähnlichkeit</translation>
+    </message>
+    <message>
+        <source>matching terms</source>
+        <translation>übereinstimmende Begriffe</translation>
+    </message>
+    <message>
+        <source>named in the question</source>
+        <translation>in der Frage genannt</translation>
+    </message>
+    <message>
+        <source>edges</source>
+        <translation>Kanten</translation>
+    </message>
+    <message>
+        <source>centrality</source>
+        <translation>Zentralität</translation>
+    </message>
+    <message>
+        <source>type weight</source>
+        <translation>Typgewicht</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>every query word</source>
+        <translation>jedes Wort der Frage</translation>
+    </message>
+    <message>
+        <source>your ratings</source>
+        <translation>deine Bewertungen</translation>
+    </message>
+</context>
+<context>
     <name>VaultPicker</name>
     <message>
         <source>Open a vault</source>

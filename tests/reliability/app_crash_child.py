@@ -26,9 +26,9 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from mindnet_desktop.core.models.embedders import HashEmbedder
-    from mindnet_desktop.ui.indexing import WATCHING
-    from mindnet_desktop.ui.main_window import MainWindow, VaultLocation
-    from mindnet_desktop.ui.settings import AppSettings
+    from mindnet_desktop.ui.index.indexer import WATCHING
+    from mindnet_desktop.ui.shell.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.support.settings import AppSettings
     from tests.reliability.crash_child import install
 
     install(point, 1)

@@ -1,5 +1,5 @@
 """Reports how many examples the fuzz tests ran and the figures the tests measured (the
-README's Reliability table quotes them); the GUI tests' window fixtures for the app's
+docs/reliability.md quotes them); the GUI tests' window fixtures for the app's
 storm and crash tests."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 # Examples each fuzz test ran (printed at the end of the session by conftest.py).
 FUZZ_EXAMPLES: Counter[str] = Counter()
-# Figures measured by the tests for the README's Reliability table (printed at the end too).
+# Figures measured by the tests for the table of docs/reliability.md (printed at the end too).
 FIGURES: dict[str, float] = {}
 
 
@@ -119,7 +119,7 @@ def snapshot_of(mn: Any) -> dict[str, Any]:
     }
 
 
-# rule_id -> confidence of the explicit rules (ARCHITECTURE.md, "Edge rules").
+# rule_id -> confidence of the explicit rules (docs/notes.md, "Edges").
 EXPLICIT_RULES = {
     "inline:rel": 0.95,
     "callout:edge": 0.90,
@@ -130,7 +130,7 @@ STRUCTURE_KINDS = {"belongs_to", "next", "prev"}
 
 
 def check_edges(edges: list[Any], note: Any, chunk_ids: set[str], known: set[str]) -> None:
-    """The edge invariants of ARCHITECTURE.md, for the edges derived from one note.
+    """The edge invariants of the edge rules (docs/notes.md), for the edges derived from one note.
 
     Args:
         edges: The note's edges.

@@ -22,8 +22,8 @@ import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
-from mindnet_desktop.ui.indexing import IMPORTING, WATCHING
-from mindnet_desktop.ui.main_window import VaultLocation
+from mindnet_desktop.ui.index.indexer import IMPORTING, WATCHING
+from mindnet_desktop.ui.shell.main_window import VaultLocation
 from tests.conftest import run_import
 from tests.reliability.support import FIGURES, note_text, snapshot, snapshot_of
 from tests.reliability.test_storm import QUIET_SECONDS, storm, write

@@ -79,7 +79,7 @@ def test_a_10_mb_note_imports_in_bounded_time_and_memory(tmp_path: Path) -> None
     """Guards: `mindnet import` of the example vault plus a 10 MB note ends without an
     error; the stored chunks are within the maximum and hold the whole body; the last word
     is found by search; time and peak memory (the child's own maximum RSS) are recorded for
-    the README. The bounds asserted are generous (they catch a runaway, not a slowdown)."""
+    docs/reliability.md. The bounds asserted are generous (they catch a runaway, not a slowdown)."""
     vault, data = tmp_path / "vault", tmp_path / "data"
     shutil.copytree(EXAMPLE_VAULT, vault)
     text = big_note()

@@ -2,7 +2,7 @@
 
 Properties for every input: parsing, chunking and deriving edges never raise and never hang
 (a hang guard per input), chunks never exceed the profile's maximum and lose no text, and
-every edge satisfies the invariants of ARCHITECTURE.md (`support.check_edges`).
+every edge satisfies the invariants of the edge rules (docs/notes.md) (`support.check_edges`).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import pytest
 
 from mindnet_desktop.core.models.embedders import HashEmbedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
-from mindnet_desktop.ui.settings import AppSettings
-from mindnet_desktop.ui.workers import ServiceHost
+from mindnet_desktop.ui.support.settings import AppSettings
+from mindnet_desktop.ui.support.workers import ServiceHost
 from tests.conftest import run_import
 
 OPEN_WAIT_MS = 120_000
@@ -45,7 +45,7 @@ def app_settings(tmp_path: Path) -> AppSettings:
 @pytest.fixture
 def make_window(qtbot, app_settings: AppSettings) -> Iterator:
     """Builds MainWindows with the HashEmbedder; closes them (and checks no job survives)."""
-    from mindnet_desktop.ui.main_window import MainWindow
+    from mindnet_desktop.ui.shell.main_window import MainWindow
 
     windows: list[MainWindow] = []
 

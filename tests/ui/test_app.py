@@ -18,7 +18,7 @@ def no_picker(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         calls.append((recent, example))
         return None
 
-    monkeypatch.setattr("mindnet_desktop.ui.vault_picker.pick_vault", fake_pick)
+    monkeypatch.setattr("mindnet_desktop.ui.dialogs.vault_picker.pick_vault", fake_pick)
     return calls
 
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QApplication
 
 app = QApplication(sys.argv[:1])
 from mindnet_desktop.ui import app as entry
-from mindnet_desktop.ui.main_window import MainWindow
+from mindnet_desktop.ui.shell.main_window import MainWindow
 
 ticks = 0
 

@@ -84,12 +84,22 @@ def write_note_index(
             con.executemany(
                 "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    (n.note_id, n.path, n.title, n.type, n.status, json.dumps(n.aliases),
-                     json.dumps(n.tags), r.chunk_count, r.mtime_ns, r.size)
+                    (
+                        n.note_id,
+                        n.path,
+                        n.title,
+                        n.type,
+                        n.status,
+                        json.dumps(n.aliases),
+                        json.dumps(n.tags),
+                        r.chunk_count,
+                        r.mtime_ns,
+                        r.size,
+                    )
                     for r in records.values()
                     for n in (r.note,)
                 ),
-            )  # fmt: skip
+            )
             con.executemany(
                 "INSERT INTO names VALUES (?, ?)",
                 ((name, i) for name, ids in note_names(records).items() for i in ids),
@@ -128,11 +138,17 @@ class NoteRows(Mapping[str, Note]):
                 None
                 if row is None
                 else Note(
-                    note_id, row[0], row[1], row[2], "", "",
-                    tags=tuple(json.loads(row[5])), aliases=tuple(json.loads(row[4])),
+                    note_id,
+                    row[0],
+                    row[1],
+                    row[2],
+                    "",
+                    "",
+                    tags=tuple(json.loads(row[5])),
+                    aliases=tuple(json.loads(row[4])),
                     status=row[3],
                 )
-            )  # fmt: skip
+            )
         return self._cache[note_id]
 
     def __getitem__(self, note_id: str) -> Note:

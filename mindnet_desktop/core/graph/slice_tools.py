@@ -90,9 +90,10 @@ def communities(graph: GraphSlice, seed: int = 7) -> dict[str, int]:
     undirected = nx.Graph()
     undirected.add_nodes_from(n for n, node in graph.nodes.items() if node.kind == "note")
     undirected.add_edges_from(
-        (e.source, e.target) for e in graph.edges if e.source != e.target
-        and e.source in undirected and e.target in undirected
-    )  # fmt: skip
+        (e.source, e.target)
+        for e in graph.edges
+        if e.source != e.target and e.source in undirected and e.target in undirected
+    )
     found = nx.community.louvain_communities(undirected, seed=seed)
     ordered = sorted(found, key=lambda c: (-len(c), min(c)))
     return {node: i for i, members in enumerate(ordered) for node in members}

@@ -1,4 +1,4 @@
-"""Derive a note's edges by the rules of ARCHITECTURE.md.
+"""Derive a note's edges by the edge rules (docs/notes.md, "Edges").
 
 Priority inline > callout > wikilink > Markdown link > property > type defaults >
 structure: when two rules give the same (source chunk, target, kind), only the higher one

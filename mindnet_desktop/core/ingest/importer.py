@@ -172,8 +172,9 @@ class Importer:
         indexed = len(entries) if options.sync_deletes else 0  # an empty vault wipes nothing
         files = scan_vault(self.vault, unreadable, summary.warnings, indexed)
         summary.scanned = len(files)
-        summary.errors += [FileProblem(f, f"{f}: folder cannot be read; its notes are kept")
-                           for f in unreadable]  # fmt: skip
+        summary.errors += [
+            FileProblem(f, f"{f}: folder cannot be read; its notes are kept") for f in unreadable
+        ]
         pending = yield from self._read_changed(files, entries, options, cancel, summary)
 
         replaced, vanished, outcome.renamed = plan_removals(

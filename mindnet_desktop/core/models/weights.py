@@ -2,7 +2,8 @@
 
 The default model's GGUF comes in 22 parts; they are located through the installed
 distributions' metadata (their code is never imported), joined into the user cache dir
-atomically and checked against the sha256 of MODELS.md before the first load.
+atomically and checked against the sha256 in packaging/model-hashes.txt (docs/models.md)
+before the first load.
 """
 
 from __future__ import annotations

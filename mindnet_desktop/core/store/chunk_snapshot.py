@@ -149,8 +149,14 @@ def update_chunk_snapshot(
     if old is None or len(changed) > MAX_CHANGED_NOTES:
         return keep_chunk_snapshot(data_dir, store, signature, embedder)
     kept = [i for i, note_id in enumerate(old.note_ids) if note_id not in changed]
-    pages = [([old.ids[i] for i in kept], [old.rows[i][0] for i in kept],
-              [old.rows[i][1] for i in kept], old.matrix[kept])]  # fmt: skip
+    pages = [
+        (
+            [old.ids[i] for i in kept],
+            [old.rows[i][0] for i in kept],
+            [old.rows[i][1] for i in kept],
+            old.matrix[kept],
+        )
+    ]
     pages.append(store.chunks_of_notes(sorted(changed)))
     return save_chunk_snapshot(data_dir, pages, signature, embedder)
 

@@ -226,8 +226,9 @@ class LexicalIndex:
                 for lang in LANGUAGES
                 for term in terms[lang]
             ]
-            query_ = t.Query.boolean_query([(t.Occur.Must, t.Query.boolean_query(should)),
-                                           (t.Occur.Must, only)])  # fmt: skip
+            query_ = t.Query.boolean_query(
+                [(t.Occur.Must, t.Query.boolean_query(should)), (t.Occur.Must, only)]
+            )
             for _, addr in searcher.search(query_, len(ids), count=False).hits:
                 cid = searcher.doc(addr)["chunk_id"][0]
                 counts[cid] = counts.get(cid, 0) + 1

@@ -1,0 +1,107 @@
+"""Start -> ready of the app window on an indexed vault, in a fresh process (`mindnet bench
+all`'s `start` figure): `python -m mindnet_desktop.ui.bench.start --vault V --data-dir D
+[--embedder NAME] --t0 EPOCH`.
+
+Prints one JSON object; times are seconds since `--t0` (the caller's clock just before it
+started this process, so the interpreter's start and the imports count):
+
+- `usable`: the window is shown and its event loop runs (a 10 ms timer ticked once);
+- `ready`: the vault is open, the start's import (a check of every file; nothing changed)
+  finished and the counts are shown;
+- `searched`: a search asked right after the window was usable came back;
+- `longest_gap_ms`: the GUI thread's longest pause between `usable` and `searched`.
+
+Runs offscreen unless QT_QPA_PLATFORM says otherwise; the chat model is not preloaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TIMEOUT_S = 600.0
+
+
+def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[str, Any]:
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from mindnet_desktop.core.models.embedders import make_embedder
+    from mindnet_desktop.core.service.search.hybrid import hybrid_search
+    from mindnet_desktop.ui.index.indexer import WATCHING
+    from mindnet_desktop.ui.shell.main_window import MainWindow, VaultLocation
+    from mindnet_desktop.ui.support.settings import AppSettings
+
+    app = QApplication.instance() or QApplication([])
+    marks: dict[str, float] = {}
+    ticks: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="mindnet-bench-start-") as scratch:
+        settings = AppSettings.from_file(Path(scratch) / "settings.ini")
+        settings.preload_chat_model = False
+        window = MainWindow(
+            settings,
+            VaultLocation(data_dir),
+            embedder_factory=lambda name, threads: make_embedder(embedder or name, threads),
+        )
+        window.resize(1366, 768)
+        window.show()
+        timer = QTimer()
+        timer.setInterval(10)
+        timer.timeout.connect(lambda: ticks.append(time.time()))
+        timer.start()
+        window.open_vault(vault)
+        loop = QEventLoop()
+        assert window.host is not None
+        job = window.host.submit(lambda mn, job: hybrid_search(mn, "Projekt", 10, log=False))
+
+        def check() -> None:
+            now = time.time()
+            if ticks and "usable" not in marks:
+                marks["usable"] = ticks[0]
+            watching = window.indexer is not None and window.indexer.state == WATCHING
+            if "ready" not in marks and window.stats is not None and watching:
+                marks["ready"] = now
+            if "searched" not in marks and job.is_finished():
+                marks["searched"] = now
+            if len(marks) == 3 or now - t0 > TIMEOUT_S:
+                loop.quit()
+
+        poll = QTimer()
+        poll.setInterval(5)
+        poll.timeout.connect(check)
+        poll.start()
+        loop.exec()
+        timer.stop()
+        poll.stop()
+        error = job.error
+        window.close()
+        app.processEvents()
+    end = marks.get("searched", time.time())
+    gaps = [b - a for a, b in zip(ticks, ticks[1:]) if b <= end]
+    return {
+        **{name: round(at - t0, 3) for name, at in marks.items()},
+        "longest_gap_ms": round(max(gaps, default=0.0) * 1000, 1),
+        "error": error,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mindnet_desktop.ui.bench.start")
+    parser.add_argument("--vault", type=Path, required=True)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--embedder")
+    parser.add_argument("--t0", type=float, default=time.time())
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    print(json.dumps(run(args.vault, args.data_dir, args.embedder, args.t0)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The in-app note preview: a note's text (Markdown rendered) with its type, path and links,
+for citations and sources when the link target is "preview" (instead of Obsidian)."""
+
+from __future__ import annotations
+
+import html
+from functools import partial
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mindnet_desktop.ui.dialogs import ops
+from mindnet_desktop.ui.dialogs.ops import NoteView
+from mindnet_desktop.ui.support.i18n import fill
+from mindnet_desktop.ui.support.obsidian import obsidian_url
+from mindnet_desktop.ui.support.status_label import StatusLabel
+from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
+
+
+class NotePreview(QWidget):
+    """Shows one note; `show_note(ref)` reads it through the host (never on the GUI thread).
+
+    Signals:
+        shown(note_id): the note is on screen.
+    """
+
+    shown = Signal(str)
+
+    def __init__(self, host: ServiceHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.current: NoteView | None = None
+        self._jobs = JobGroup(host, self)
+        self._jobs.failed.connect(self._failed)
+        self.header = StatusLabel(self, wrap=True)
+        self.header.show_text(self.tr("No note selected."))
+        self.text = QTextBrowser()
+        self.text.setOpenLinks(False)
+        self.open_button = QPushButton(self.tr("Open in Obsidian"))
+        self.open_button.setEnabled(False)
+        self.open_button.clicked.connect(self._open_in_obsidian)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.open_button)
+
+    def show_note(self, ref: str) -> Job | None:
+        self._jobs.cancel()  # only the newest note is shown
+        return self._jobs.submit(partial(ops.read_note, ref=ref), "note preview", self._show)
+
+    def _show(self, view: NoteView) -> None:
+        self.current = view
+        self.header.show_text(
+            fill(
+                self.tr("<b>%1</b> · %2 · %3"),
+                html.escape(view.title),
+                html.escape(view.type),
+                html.escape(view.path),
+            )
+        )
+        self.text.setMarkdown(view.body)
+        self.open_button.setEnabled(True)
+        self.shown.emit(view.note_id)
+
+    def _failed(self, message: str) -> None:
+        self.current = None
+        self.header.show_error(fill(self.tr("Cannot show the note: %1"), message))
+        self.text.clear()
+        self.open_button.setEnabled(False)
+
+    def _open_in_obsidian(self) -> None:
+        if self.current is not None:
+            QDesktopServices.openUrl(QUrl(obsidian_url(self.current.vault_name, self.current.path)))
+
+
+class PreviewDock(QDockWidget):
+    """The preview as a dock of the main window; `attach(host)` when a vault opens."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Note preview"))
+        self.setObjectName("previewDock")
+        self.preview: NotePreview | None = None
+
+    def attach(self, host: ServiceHost) -> None:
+        self.preview = NotePreview(host)
+        self.setWidget(self.preview)
+
+    def show_note(self, ref: str) -> None:
+        if self.preview is not None:
+            self.show()
+            self.raise_()
+            self.preview.show_note(ref)

@@ -1,0 +1,127 @@
+"""What the graph view runs in the background, one function an operation.
+
+Operations that take `(mn, job, …)` run on the `ServiceHost`'s core thread
+(`JobGroup.submit`); those that take `(job, …)` only compute on copied data and run on the
+global pool (`JobGroup.run_pure`). The widgets bind the arguments with `functools.partial`
+and show the result in their `on_done` slot.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from mindnet_desktop.core.domain import note_id_of_chunk
+from mindnet_desktop.core.graph.queries import Direction
+from mindnet_desktop.core.graph.slice import GraphSlice, default_root, neighbourhood, whole_vault
+from mindnet_desktop.core.graph.slice_tools import SliceFilter, choices, communities, filter_slice
+from mindnet_desktop.core.service.notes import edge_actions
+from mindnet_desktop.core.service.notes.related import related
+from mindnet_desktop.core.service.notes.text import note_markdown
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.ui.graph.layout import Positions, compute_layout
+from mindnet_desktop.ui.support.workers import Job
+
+
+@dataclass(frozen=True)
+class SliceRequest:
+    """The view's choices when the request was made (copied: the job runs later)."""
+
+    whole: bool
+    root: str | None
+    depth: int
+    direction: Direction
+    kinds: set[str] | None
+    deleted: bool
+    rules: SliceFilter
+
+
+@dataclass
+class Fetched:
+    graph: GraphSlice
+    kinds: list[str]
+    folders: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # titles and aliases
+
+
+def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
+    """The filtered slice, the kinds of the vocabulary, the folders and tags the filters
+    offer and the names the search completes, for one request."""
+    queries = mn.queries
+    names = {x for r in mn.records.values() for x in (r.note.title, *r.note.aliases)}
+    note = note_id_of_chunk(request.root) if request.root else None  # a citation: a chunk
+    start = note if note and mn.has_note(note) else default_root(queries)
+    if request.whole:
+        graph = whole_vault(queries, request.kinds, request.deleted)
+    elif start is None:
+        graph = GraphSlice()
+    else:
+        graph = neighbourhood(
+            queries, start, request.depth, request.direction, request.kinds, request.deleted
+        )
+    folders, tags = choices(graph)  # of the unfiltered slice: a filter can be undone
+    shown = filter_slice(graph, request.rules)
+    return Fetched(shown, sorted(mn.vocabulary.kinds), folders, tags, sorted(names))
+
+
+def lay_out(
+    job: Job, ids: list[str], pairs: list[tuple[str, str]], previous: Positions
+) -> tuple[Positions, float]:
+    """Node positions (pure, on copied ids) and the seconds they took; stops when cancelled."""
+    start = time.perf_counter()
+    positions = compute_layout(ids, pairs, cancelled=job.cancelled, previous=previous)
+    return positions, time.perf_counter() - start
+
+
+def find_communities(job: Job, graph: GraphSlice) -> dict[str, int]:
+    """The community of each node of a drawn slice (pure)."""
+    return communities(graph)
+
+
+def find_note(mn: Mindnet, job: Job, text: str) -> str:
+    """The id of the note a person means by `text` (title, alias, path, id)."""
+    return mn.find_note(text.strip()).note.note_id
+
+
+Details = tuple[dict[str, Any], list[dict[str, Any]], str]
+
+
+def node_details(
+    mn: Mindnet,
+    job: Job,
+    node_id: str,
+    direction: Direction,
+    kinds: set[str] | None,
+    deleted: bool,
+) -> Details:
+    """A note's facts, its neighbours (by the view's filters) and its text."""
+    queries = mn.queries
+    page = queries.neighbors(node_id, direction, kinds, 500, None, deleted)
+    text = note_markdown(mn, node_id)
+    return queries.node_info(node_id), [item.node for item in page.items], text
+
+
+def related_rows(
+    mn: Mindnet, job: Job, note_id: str, n: int, unlinked: bool
+) -> list[dict[str, Any]]:
+    """The `n` notes most related to one note (only those not linked yet: `unlinked`)."""
+    return [r.to_dict() for r in related(mn, note_id, n, unlinked)]
+
+
+def create_edge(mn: Mindnet, job: Job, source: str, kind: str, target: str) -> str:
+    """`source -[kind]-> target` (a callout in the note, or the overlay in read-only-vault
+    mode); the new edge's id."""
+    edge, _stored = edge_actions.add_edge(mn, source, kind, target)
+    return edge.id
+
+
+def delete_edge(mn: Mindnet, job: Job, edge_id: str) -> object:
+    """Soft-delete an edge (it can be restored)."""
+    return edge_actions.delete_edge(mn, edge_id)
+
+
+def restore_edge(mn: Mindnet, job: Job, edge_id: str) -> object:
+    """Undo a soft delete."""
+    return edge_actions.restore_edge(mn, edge_id)

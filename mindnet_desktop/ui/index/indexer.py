@@ -1,0 +1,210 @@
+"""Import and watching for the window: every import is a job on the `ServiceHost`.
+
+The watcher's thread never calls the service: it asks the GUI thread (a queued signal) to
+submit an import job and waits until that job finished, so it never runs two at once and
+the service only ever runs on the host's thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from mindnet_desktop.core.domain import ImportSummary
+from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.ingest.watcher import DEBOUNCE
+from mindnet_desktop.ui.index import ops
+from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
+
+WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
+SNAPSHOT_IDLE_MS = 20_000  # imports quiet this long: the snapshots are saved
+
+
+class VaultIndexer(QObject):
+    """Runs imports on the host and keeps a `VaultWatcher` feeding it.
+
+    Signals:
+        progress(IndexProgress): after each file of the running import.
+        imported(ImportSummary): after each import (also a cancelled one).
+        stats_ready(IndexStats): counts after the open and after each import.
+        state_changed(str): watching / importing / stopped / error.
+        failed(str): a message for the user.
+    """
+
+    progress = Signal(object)
+    imported = Signal(object)
+    stats_ready = Signal(object)
+    state_changed = Signal(str)
+    failed = Signal(str)
+    _watch_request = Signal(object)  # a threading.Event, from the watcher thread
+    _vault_seen = Signal(bool)  # from the watcher thread: the vault folder is there or gone
+
+    def __init__(
+        self, host: ServiceHost, debounce: float = DEBOUNCE, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.debounce = debounce
+        self.state = STOPPED
+        self.last_summary: ImportSummary | None = None
+        self._watcher: Any = None
+        self._job: Job | None = None
+        self._imports = JobGroup(host, self)  # submitted, maybe not finished (Cancel stops all)
+        self._imports.failed.connect(self._on_failed)
+        self._stats = JobGroup(host, self)
+        self._stats.failed.connect(self._on_failed)
+        self._closing = False
+        self._waiting: set[threading.Event] = set()
+        self._lock = threading.Lock()
+        self._watch_request.connect(self._on_watch_request)
+        self._vault_seen.connect(self._on_vault_seen)
+        # Snapshots are saved once imports have been quiet for a while, not after each one.
+        self._snapshot_timer = QTimer(self)
+        self._snapshot_timer.setSingleShot(True)
+        self._snapshot_timer.setInterval(SNAPSHOT_IDLE_MS)
+        self._snapshot_timer.timeout.connect(self.save_snapshots)
+
+    @property
+    def importing(self) -> bool:
+        return self._job is not None and not self._job.is_finished()
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.state_changed.emit(state)
+
+    def import_now(
+        self,
+        options: ImportOptions | None = None,
+        then: Callable[[], None] | None = None,
+        small: bool = False,
+    ) -> Job | None:
+        """Submit an import; `then` runs on the GUI thread once it finished (or failed).
+
+        An import of `CHILD_MIN_FILES` files or more runs in a child process (`import_child`):
+        in this one, Chroma's writes and the parsing would hold the GIL from the GUI thread
+        for long stretches. `small`: known to be small (the watcher's), not counted.
+        """
+        if self._closing:
+            return None
+        options = options or ImportOptions(sync_deletes=True)
+        outcome: list[ImportOutcome] = []
+        run_import = partial(ops.import_vault, options=options, small=small, outcome=outcome)
+        job = self._imports.submit(run_import, "import")
+        if job is None:  # the window is closing
+            return None
+        self._job = job
+        self._set_state(IMPORTING)
+        job.progress.connect(self.progress)
+        job.finished.connect(lambda: self._on_import_finished(job, outcome, then))
+        return job
+
+    def cancel(self) -> None:
+        """Cancel every import not finished yet (a running one and any queued behind it)."""
+        self._imports.cancel()
+
+    def _on_failed(self, message: str) -> None:
+        self._set_state(ERROR)
+        self.failed.emit(message)
+
+    def _on_import_finished(
+        self, job: Job, outcome: list[ImportOutcome], then: Callable[[], None] | None
+    ) -> None:
+        if self._job is job:
+            self._job = None
+        if self._closing:  # the vault was closed meanwhile: nobody listens any more
+            return
+        self._snapshot_timer.start()  # (again): saved when no import followed for a while
+        if outcome:
+            self.last_summary = outcome[0].summary
+            self.imported.emit(outcome[0].summary)
+        if job.error is None:
+            self._set_state(WATCHING if self._watcher is not None else STOPPED)
+        if not self._closing:
+            self.refresh_stats()
+        if then is not None:
+            then()
+
+    def save_snapshots(self) -> Job | None:
+        """Save the records and graph snapshots of the imports so far (the next start reads
+        them instead of the store); closing the service saves them too."""
+        if self._closing or self.host.mindnet is None:
+            return None
+        if self.importing:
+            return None  # its end starts the timer again
+        return self._stats.submit(ops.save_snapshots, "snapshots")
+
+    def refresh_stats(self) -> Job | None:
+        if self._closing:
+            return None
+        return self._stats.submit(ops.index_stats, "stats", self.stats_ready)
+
+    # Watching
+    def start_watching(self) -> None:
+        """Watch the vault (call after the first import: it does not reconcile again)."""
+        from mindnet_desktop.core.ingest.watcher import VaultWatcher
+
+        if self._watcher is not None or self._closing or self.host.mindnet is None:
+            return
+        self._watcher = VaultWatcher(
+            self.host.mindnet.vault,
+            self._on_change,
+            self.debounce,
+            self._on_watch_error,
+            self._vault_seen.emit,
+        )
+        self._watcher.start(reconcile=False)
+        if not self.importing:
+            self._set_state(WATCHING)
+
+    def _on_change(self) -> None:
+        """Watcher thread: have the GUI thread submit an import and wait for it."""
+        done = threading.Event()
+        with self._lock:
+            if self._closing:
+                return
+            self._waiting.add(done)
+        self._watch_request.emit(done)
+        while not done.wait(0.1):
+            if self._closing:
+                break
+        with self._lock:
+            self._waiting.discard(done)
+
+    @Slot(object)
+    def _on_watch_request(self, done: threading.Event) -> None:
+        if self._closing or self.import_now(then=done.set, small=True) is None:
+            done.set()
+
+    @Slot(bool)
+    def _on_vault_seen(self, present: bool) -> None:
+        """The vault folder vanished (the index is kept, watching waits) or is back."""
+        from mindnet_desktop.core.ingest.watcher import gone_message
+
+        if self._closing or self._watcher is None:
+            return
+        if present:
+            self._set_state(IMPORTING if self.importing else WATCHING)
+        else:
+            self._set_state(ERROR)
+            self.failed.emit(gone_message(self._watcher.vault))
+
+    def _on_watch_error(self, exc: BaseException) -> None:
+        self.failed.emit(str(exc))  # a queued signal: reaches the GUI thread
+
+    def stop(self) -> None:
+        """Cancel the running import and stop the watcher (no thread survives)."""
+        with self._lock:
+            self._closing = True
+            for done in self._waiting:
+                done.set()
+        self._snapshot_timer.stop()
+        self.cancel()
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        self._set_state(STOPPED)

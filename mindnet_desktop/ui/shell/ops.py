@@ -1,0 +1,58 @@
+"""What the main window runs in the background: opening the vault's service (the data dir's
+writer, on the host's thread), a reader for the ratings' learning, and the retriever
+weights."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from mindnet_desktop.core.models.embedders import Embedder
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.ui.support.workers import Job
+
+
+def open_writer(
+    vault: Path,
+    data_dir: Path | None,
+    config_dir: Path | None,
+    embedder: Callable[[], Embedder],
+    read_only_vault: bool,
+    reembed: bool,
+    weights: dict[str, float] | None,
+) -> Mindnet:
+    """The window's `Mindnet`: the data dir's writer, with the app's weights (None: the
+    config's); `reembed`: the index was built with another embedding model."""
+    mn = Mindnet(
+        vault,
+        data_dir,
+        config_dir,
+        embedder(),
+        write=True,
+        read_only_vault=read_only_vault,
+        replace_embedder=reembed,
+    )
+    try:
+        if weights is not None:
+            mn.set_retriever_weights(weights)
+    except BaseException:
+        mn.close()
+        raise
+    return mn
+
+
+def open_reader(
+    vault: Path, data_dir: Path | None, config_dir: Path | None, embedder: Callable[[], Embedder]
+) -> Mindnet:
+    """A reader of the vault's index beside the window's writer (the ratings' learning)."""
+    return Mindnet(vault, data_dir, config_dir, embedder(), lazy_store=True)
+
+
+def retriever_weights(mn: Mindnet, job: Job) -> dict[str, float]:
+    """The weights in effect."""
+    return mn.retriever_config.weights
+
+
+def set_weights(mn: Mindnet, job: Job, weights: dict[str, float]) -> None:
+    """Write the app's weights into the vault's config dir, where the retriever reads them."""
+    mn.set_retriever_weights(weights)

