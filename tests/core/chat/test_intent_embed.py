@@ -114,7 +114,7 @@ def test_the_fit_is_cached_and_read_back_without_embedding(tmp_path: Path):
 def test_the_examples_are_parsed_again_only_when_their_file_changes(tmp_path: Path, monkeypatch):
     """Parsing the examples file cost 30-70 ms of every search: the shared classifier is
     found by the file's text, parsed only when it changed, and a change takes effect."""
-    from mindnet_desktop.core.service.search.hybrid import routing
+    from mindnet_desktop.core.service.search import routing
 
     parsed: list[str] = []
 
