@@ -390,7 +390,10 @@ def run(args: argparse.Namespace) -> int:
         if args.which == "quality":
             print(f"full hybrid beats every single signal: {result['ok']}")
         if args.which == "feedback":
-            print(f"goals met (paraphrases MRR +0.10, unrelated ±0.01): {result['ok']}")
+            print(
+                "goals met (paraphrases MRR +0.10; unrelated: far unmoved, near ≥ −0.03): "
+                f"{result['ok']}"
+            )
     else:
         for key, value in result.items():
             print(f"{key:>28}: {value}")
