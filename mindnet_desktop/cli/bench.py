@@ -74,7 +74,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench.add_argument(
         "--sets",
         nargs="*",
-        help="`quality`, `feedback`: question sets (default: resources/qa/*.yaml)",
+        help="`quality`, `feedback`: question sets (default: resources/qa/*.yaml; `quality` "
+        "also resources/qa/needs/*.yaml)",
     )
     bench.add_argument(
         "--swap-roles",
@@ -286,7 +287,10 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     paths = (
         [Path(p) for p in args.sets]
         if args.sets
-        else sorted((REPO / "resources/qa").glob("*.yaml"))
+        else [
+            *sorted((REPO / "resources/qa").glob("*.yaml")),
+            *sorted((REPO / "resources/qa/needs").glob("*.yaml")),
+        ]
     )
     sets = [load_qa_set(p, REPO) for p in paths]
     embedders = [name.strip() for name in args.embedders.split(",") if name.strip()]
