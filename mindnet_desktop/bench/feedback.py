@@ -7,8 +7,14 @@ the rest are *unrelated*. Before any rating, each rated question's paraphrase an
 unrelated question is ranked (per note, top 10). Then the user asks every rated question
 and rates its top 5: ▲ on each gold note, ▼ on the first two that are not gold. Afterwards
 the paraphrases and the unrelated questions are ranked again. Reported: hit@1, hit@5 and MRR
-before and after, for the paraphrases (goal: MRR +0.10 or more) and the unrelated questions
-(goal: within ±0.01), and the rated questions themselves asked again.
+before and after, for the paraphrases, the rated questions themselves asked again, and the
+unrelated questions in two groups: those no rating is near (no rated question alike enough by
+the feedback term's threshold) and those near a rated one.
+
+The goals (`ok`): the paraphrases gain MRR +0.10 or more; the unrelated questions no rating is
+near do not move at all (every rank as before); those near a rated one lose at most 0.03 MRR,
+the stated price of a term that moves a rated note for questions like the rated one
+(docs/feedback.md).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from mindnet_desktop.core.service.vault.mindnet import Mindnet
 RATED_TOP = 5  # the user rates the top 5 sources
 DOWN_PER_QUESTION = 2  # ▼ on the first two wrong ones
 GOAL_GAIN = 0.10  # MRR on the paraphrases
-GOAL_DRIFT = 0.01  # MRR on unrelated questions, either way
+NEAR_LOSS = 0.03  # MRR that unrelated questions near a rated one may lose
 
 
 def paraphrase_file(qa_path: Path) -> Path:
@@ -97,7 +103,7 @@ def _split_by_nearness(
 ) -> dict[str, dict[str, Any]]:
     """The unrelated questions in two groups: `near`, those for which some rating counts
     (a rated question alike enough, by the feedback term's threshold), and `far`, the rest
-    (the ratings cannot move their notes)."""
+    (the ratings cannot move their notes); `moved` counts the questions whose rank changed."""
     # one question at a time, as a search embeds it (a batch may differ in the last digits)
     vectors = [mn.embedder.embed_query([text])[0] for text, _ in asked]
     near = [bool(mn.feedback.effects(vector)) for vector in vectors]
@@ -108,6 +114,7 @@ def _split_by_nearness(
             "questions": len(pick),
             "before": Scores([before[i] for i in pick]).summary(),
             "after": Scores([after[i] for i in pick]).summary(),
+            "moved": sum(before[i] != after[i] for i in pick),
         }
     return out
 
@@ -165,6 +172,13 @@ def simulate(
     }
     gain = after["paraphrases"]["mrr"] - before["paraphrases"]["mrr"]
     drift = after["unrelated"]["mrr"] - before["unrelated"]["mrr"]
+    nearness = _split_by_nearness(mn, unrelated, unrelated_before, unrelated_after)
+    near = nearness["near"]
+    goals = {
+        "paraphrase_gain": gain >= GOAL_GAIN,
+        "far_unmoved": nearness["far"]["moved"] == 0,
+        "near_loss_bounded": near["after"]["mrr"] - near["before"]["mrr"] >= -NEAR_LOSS - 1e-9,
+    }
     return {
         "split": split or "all",
         "swapped": swap,
@@ -175,10 +189,9 @@ def simulate(
         "after": after,
         "paraphrase_mrr_gain": round(gain, 3),
         "unrelated_mrr_change": round(drift, 3),
-        "unrelated_by_nearness": _split_by_nearness(
-            mn, unrelated, unrelated_before, unrelated_after
-        ),
-        "ok": gain >= GOAL_GAIN and abs(drift) <= GOAL_DRIFT,
+        "unrelated_by_nearness": nearness,
+        "goals": goals,
+        "ok": all(goals.values()),
     }
 
 
