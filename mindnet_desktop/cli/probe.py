@@ -1,5 +1,5 @@
 """`mindnet probe`: search quality measured on the user's own vault (known-item probes made
-from the notes, see `core/service/probes.py`), for the configuration in effect and, side by
+from the notes, see `core/service/quality/probes.py`), for the configuration in effect and, side by
 side, another retriever.yaml or another embedder."""
 
 from __future__ import annotations

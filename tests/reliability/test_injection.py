@@ -134,7 +134,7 @@ def test_an_obedient_model_cannot_make_ask_change_any_file(hostile, tmp_path, op
     note's orders (tool calls, shell, callouts, settings), every vault and config file stays
     byte-identical, no file appears, no edge is added, the data dir only gains the query log,
     and a citation of a source that does not exist is flagged. Shown to fail by making
-    `finish` (service/ask.py) write the answer into a note with note_edit.write_atomic (the
+    `finish` (service/ask/pipeline.py) write the answer into a note with note_edit.write_atomic (the
     vault tree then differs), and by removing the "no such source" branch of
     check_citations (citation 7 is then not flagged)."""
     data = tmp_path / "data"

@@ -1,6 +1,6 @@
 """Settings → "Check search quality": `mindnet probe` in the window.
 
-The probes come from the vault (`core/service/probes.py`); hit@1, hit@5 and MRR of the
+The probes come from the vault (`core/service/quality/probes.py`); hit@1, hit@5 and MRR of the
 weights in effect, and optionally of the weights being edited in the settings dialog, side
 by side. The job runs off the GUI thread: it reads the index and scores on the service
 thread in small steps (`ServiceHost.call`), so the chat stays usable; the chat model writes

@@ -1,4 +1,4 @@
-"""A large import in a child process (`core/service/import_child.py`): the app runs its big
+"""A large import in a child process (`core/service/vault/import_child.py`): the app runs its big
 imports there so that Chroma's writes do not hold its GUI thread's GIL.
 
 The hash embedder stands in for a model: what is tested is the hand-over (the writer lock,
@@ -195,7 +195,7 @@ def test_a_parent_killed_mid_import_leaves_a_child_that_stops_and_a_store_that_c
         [sys.executable, "-c", PARENT, str(vault), str(data)],
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[4])},
     )
     assert parent.stdout is not None and parent.stdout.readline()  # notes are being written
     parent.kill()

@@ -1,4 +1,4 @@
-"""Known-item probes from the vault (`core/service/probes.py`, `probe_text.py`): title words
+"""Known-item probes from the vault (`core/service/quality/probes.py`, `probe_text.py`): title words
 out, deterministic sampling, the cache dropping probes of changed and deleted notes, the
 model asked only once per note, the rated questions, `--forget-probes`. The hash embedder:
 none of this depends on meaning (the e2e tests use the real one)."""
@@ -257,7 +257,7 @@ def test_cli_probe_json_and_forget(vault, tmp_path: Path, capsys, monkeypatch):
     assert main(["--vault", str(vault), "import"]) == 0
     capsys.readouterr()
     semantic = tmp_path / "semantic.yaml"
-    config = (Path(__file__).parents[3] / "config" / "retriever.yaml").read_text()
+    config = (Path(__file__).parents[4] / "config" / "retriever.yaml").read_text()
     semantic.write_text(config.replace("lexical: 0.40", "lexical: 0.0"), encoding="utf-8")
     code, report = run_cli(
         capsys, "--vault", str(vault), "probe", "--no-llm", "--n", "7", "--against", str(semantic)
