@@ -131,8 +131,17 @@ def related(
         if owner in linked:
             reasons.append("already linked")
         out.append(
-            RelatedNote(owner, record.title, record.type, record.path, round(score, 4),
-                        round(sim, 4), round(bm, 3), owner in linked, reasons)
-        )  # fmt: skip
+            RelatedNote(
+                owner,
+                record.title,
+                record.type,
+                record.path,
+                round(score, 4),
+                round(sim, 4),
+                round(bm, 3),
+                owner in linked,
+                reasons,
+            )
+        )
     out.sort(key=lambda r: (-r.score, r.note_id))
     return out[:k]
