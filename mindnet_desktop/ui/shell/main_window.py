@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QCloseEvent
@@ -129,13 +130,10 @@ class MainWindow(QMainWindow):
         self.close_vault()
         self.vault = vault.resolve()
         self.setWindowTitle(fill(self.tr("Mindnet – %1"), self.vault.name))
-        s, loc = self.settings, self.location
+        s = self.settings
         opener = partial(
             ops.open_writer,
-            vault=self.vault,
-            data_dir=loc.data_dir,
-            config_dir=loc.config_dir,
-            embedder=partial(self.embedder_factory, s.embedder, s.threads),
+            **self._index_place(),
             read_only_vault=s.read_only_vault,
             reembed=reembed,
             weights=s.retriever_weights,
@@ -169,6 +167,17 @@ class MainWindow(QMainWindow):
         self.host.opened.connect(lambda _mn: self._on_opened(force))
         self.host.open_failed.connect(self._on_open_failed)
         self.host.open()
+
+    def _index_place(self) -> dict[str, Any]:
+        """What opening the vault's index takes, a writer or a reader: the vault, its data
+        and config dirs, and the embedder of the settings as they are now."""
+        s, loc = self.settings, self.location
+        return {
+            "vault": self.vault,
+            "data_dir": loc.data_dir,
+            "config_dir": loc.config_dir,
+            "embedder": partial(self.embedder_factory, s.embedder, s.threads),
+        }
 
     def _on_opened(self, force: bool) -> None:
         if self.indexer is None or self.host is None:
@@ -319,14 +328,7 @@ class MainWindow(QMainWindow):
                 translate("Workers", "The vault is not open."),
             )
             return
-        s, loc = self.settings, self.location
-        reader = partial(
-            ops.open_reader,
-            vault=self.vault,
-            data_dir=loc.data_dir,
-            config_dir=loc.config_dir,
-            embedder=partial(self.embedder_factory, s.embedder, s.threads),
-        )
+        reader = partial(ops.open_reader, **self._index_place())
 
         def applied(weights: dict[str, float]) -> None:
             self.remember_weights(weights)
