@@ -3,9 +3,10 @@ every hit explained (score_breakdown + reasons).
 
 Candidates are the union of the semantic top-N (Chroma) and the lexical top-N (BM25 over
 text, title/aliases, headings and tags, `lexical.py`), so a note that only one signal finds
-can still win. The semantic term is the cosine similarity scaled to the candidates (best 1,
-worst 0; the reasons name the level of the cosine itself), the lexical term each chunk's BM25
-score relative to the best one.
+can still win. How the semantic and lexical raw values are made is `fusion` in
+`retriever.yaml`: `rrf` (shipped), a candidate's rank r among the candidates by cosine and by
+BM25 gives (rrf_k + 1) / (rrf_k + r); `minmax`, the cosine and the BM25 score scaled to the
+candidates (best 1, worst 0). The reasons name the level of the cosine itself.
 
 The edge term sums the weighted edges reaching a hit's note from other candidate notes, each
 counted in proportion to how relevant its source is; edge and centrality are then scaled by
