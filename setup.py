@@ -20,6 +20,7 @@ BUNDLED = (
     ("config", "config", "*.yaml"),
     ("resources/i18n", "i18n", "*.qm"),
     ("resources/icons", "icons", "*"),
+    ("resources/models", "models", "**/*"),
     ("resources/example_vault", "example_vault", "**/*"),
     ("resources/qa", "qa", "example_vault.yaml"),  # the prior of `mindnet tune`
 )

