@@ -214,10 +214,12 @@ def quality_table(results: dict[str, Any], embedders: list[str]) -> str:
         overlap = per_set.get("overlap")
         shared = f"{overlap['median']:g} / {overlap['max']}" if overlap else ""
         for name in embedders:
+            picked = per_set[name].get("embedder", name)
+            shown = name if picked == name else f"{name} ({picked})"
             for variant, s in per_set[name]["scores"].items():
                 label = f"**{variant}**" if variant == "hybrid" else variant
                 lines.append(
-                    f"| {set_name} ({per_set['questions']} q) | {shared} | {name} | {label} "
+                    f"| {set_name} ({per_set['questions']} q) | {shared} | {shown} | {label} "
                     f"| {s['hit@1']:.2f} | {s['hit@5']:.2f} | {s['mrr']:.2f} |"
                 )
     lines.append("")

@@ -30,6 +30,7 @@ from mindnet_desktop.cli.bench_learn import bench_feedback
 from mindnet_desktop.cli.common import CliError, drive, print_json
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
+from mindnet_desktop.core.service.vault.embedder_choice import resolve_embedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.resources import ROOT
 
@@ -310,16 +311,20 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             "overlap": set_overlap(qa.vault, asked),
         }
         for name in embedders:
-            embedder = make_embedder(name)
-            data = work / f"{qa.name}-{name}"
+            # `auto` is the model it picks for this vault (a fresh choice, by language).
+            embedder = resolve_embedder(name, qa.vault, work / f"{qa.vault.name}-{name}")
+            # One index per vault and embedder: sets over the same vault share it.
+            data = work / f"{qa.vault.name}-{embedder.name}"
             with Mindnet(qa.vault, data, None, embedder, write=True) as mn:
                 if not args.json:
                     print(f"{qa.name} / {name}: importing {qa.vault} …", flush=True)
                 summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), _bar(args))
-                if name not in speeds:
-                    speeds[name] = round(embedding_speed(embedder, sample_texts(mn, 200)), 1)
+                if embedder.name not in speeds:
+                    speed = embedding_speed(embedder, sample_texts(mn, 200))
+                    speeds[embedder.name] = round(speed, 1)
                 evaluated = evaluate(mn, qa, split=split)
                 evaluated["notes"] = summary.summary.notes
+                evaluated["embedder"] = embedder.name  # what `auto` picked
                 per_set[name] = evaluated
         results["sets"][qa.name] = per_set
     results["embedding_chunks_per_second"] = speeds

@@ -14,11 +14,11 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mindnet_desktop.core.config.paths import resolve_vault
+from mindnet_desktop.core.config.paths import resolve_data_dir, resolve_vault
 from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.errors import MindnetError
 from mindnet_desktop.core.errors import user_message as user_message
-from mindnet_desktop.core.models.embedders import make_embedder
+from mindnet_desktop.core.service.vault.embedder_choice import resolve_embedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
 T = TypeVar("T")
@@ -74,11 +74,12 @@ def open_mindnet(
 ) -> Mindnet:
     """The vault of `args`, opened for reading (or writing: one writer per data dir);
     `lazy_store`: a graph command that may need no store (see `Mindnet`)."""
-    embedder = make_embedder(args.embedder)
+    vault = vault_of(args)
+    embedder = resolve_embedder(args.embedder, vault, resolve_data_dir(args.data_dir, vault))
     read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
     reembed = bool(getattr(args, "reembed", False))
     return Mindnet(
-        vault_of(args),
+        vault,
         args.data_dir,
         args.config,
         embedder,

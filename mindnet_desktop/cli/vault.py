@@ -18,6 +18,7 @@ from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.search.view import keep_note_index
+from mindnet_desktop.core.service.vault.embedder_choice import AUTO, resolve_embedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
@@ -238,9 +239,16 @@ def doctor_checks(args: argparse.Namespace) -> list[dict[str, Any]]:
     )
 
     def embedder() -> str:
-        emb = make_embedder(args.embedder)
+        emb = (
+            resolve_embedder(
+                args.embedder, Path(vault), resolve_data_dir(args.data_dir, Path(vault))
+            )
+            if vault
+            else make_embedder(args.embedder)
+        )
         vec = emb.embed(["Mindnet doctor"])
-        return f"{emb.name}, {vec.shape[1]} dims"
+        chosen = " (auto: by the vault's language)" if args.embedder == AUTO else ""
+        return f"{emb.name}{chosen}, {vec.shape[1]} dims"
 
     check("embedder", embedder)
 

@@ -112,6 +112,17 @@ class ChunkSnapshot:
         }
 
 
+def snapshot_embedder(data_dir: Path) -> str | None:
+    """The embedder the snapshot on disk was built with (None: no snapshot, or a broken
+    one); its header alone is read."""
+    try:
+        with open(data_dir / ROWS_FILE, "rb") as handle:
+            header = pickle.load(handle)
+    except Exception:  # noqa: BLE001 - missing or broken: nothing known
+        return None
+    return str(header[2]) if isinstance(header, tuple) and len(header) > 2 else None
+
+
 def in_step(data_dir: Path, signature: str | None, embedder: str) -> bool:
     """The snapshot on disk was built from this manifest with this embedder (its header
     alone is read)."""
