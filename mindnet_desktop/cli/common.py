@@ -75,9 +75,10 @@ def open_mindnet(
     """The vault of `args`, opened for reading (or writing: one writer per data dir);
     `lazy_store`: a graph command that may need no store (see `Mindnet`)."""
     vault = vault_of(args)
-    embedder = resolve_embedder(args.embedder, vault, resolve_data_dir(args.data_dir, vault))
-    read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
     reembed = bool(getattr(args, "reembed", False))
+    data_dir = resolve_data_dir(args.data_dir, vault)
+    embedder = resolve_embedder(args.embedder, vault, data_dir, fresh=reembed)
+    read_only = args.read_only_vault or os.environ.get("MINDNET_READ_ONLY_VAULT") == "1"
     return Mindnet(
         vault,
         args.data_dir,

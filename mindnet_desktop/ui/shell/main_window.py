@@ -176,7 +176,14 @@ class MainWindow(QMainWindow):
             "vault": self.vault,
             "data_dir": loc.data_dir,
             "config_dir": loc.config_dir,
-            "embedder": partial(self.embedder_factory, s.embedder, s.threads),
+            "embedder": partial(
+                ops.settings_embedder,
+                self.embedder_factory,
+                s.embedder,
+                s.threads,
+                self.vault,
+                loc.data_dir,
+            ),
         }
 
     def _on_opened(self, force: bool) -> None:

@@ -7,16 +7,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from mindnet_desktop.core.config.paths import resolve_data_dir
+from mindnet_desktop.core.ingest.vault import scan_vault
 from mindnet_desktop.core.models.embedders import Embedder
+from mindnet_desktop.core.service.vault.embedder_choice import AUTO, chosen_embedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.support.workers import Job
+
+
+def settings_embedder(
+    factory: Callable[[str, int], Embedder],
+    name: str,
+    threads: int,
+    vault: Path,
+    data_dir: Path | None,
+    fresh: bool = False,
+) -> Embedder:
+    """The embedder of the settings; `auto` is the one for this vault (its index's, or by
+    the vault's language; `fresh`: the index is embedded anew, so by the language)."""
+    if name == AUTO:
+        notes = list(scan_vault(vault)) if vault.is_dir() else []
+        place = resolve_data_dir(data_dir, vault)
+        name = chosen_embedder(AUTO, vault, place, notes, fresh)
+    return factory(name, threads)
 
 
 def open_writer(
     vault: Path,
     data_dir: Path | None,
     config_dir: Path | None,
-    embedder: Callable[[], Embedder],
+    embedder: Callable[..., Embedder],
     read_only_vault: bool,
     reembed: bool,
     weights: dict[str, float] | None,
@@ -27,7 +47,7 @@ def open_writer(
         vault,
         data_dir,
         config_dir,
-        embedder(),
+        embedder(fresh=reembed),
         write=True,
         read_only_vault=read_only_vault,
         replace_embedder=reembed,

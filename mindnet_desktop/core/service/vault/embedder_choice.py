@@ -39,26 +39,33 @@ def vault_language(vault: Path, notes: list[str]) -> str:
     return "en" if votes["en"] > votes["de"] else "de"
 
 
-def chosen_embedder(name: str, vault: Path, data_dir: Path, notes: list[str]) -> str:
+def chosen_embedder(
+    name: str, vault: Path, data_dir: Path, notes: list[str], fresh: bool = False
+) -> str:
     """The embedder `name` stands for: itself, or for `auto` the one the vault's index was
-    built with (one of the two `auto` chooses from), else the one for the vault's language."""
+    built with (one of the two `auto` chooses from), else the one for the vault's language.
+    `fresh`: the index is embedded anew (`--reembed`), so the language decides."""
     if name != AUTO:
         return name
-    built = snapshot_embedder(data_dir)
+    built = None if fresh else snapshot_embedder(data_dir)
     if built in BY_LANGUAGE.values():
         return str(built)
     return BY_LANGUAGE[vault_language(vault, notes)]
 
 
 def resolve_embedder(
-    name: str | None, vault: Path, data_dir: Path, threads: int | None = None
+    name: str | None,
+    vault: Path,
+    data_dir: Path,
+    threads: int | None = None,
+    fresh: bool = False,
 ) -> Embedder:
-    """`make_embedder` that also understands `auto` (reads a sample of the vault's notes);
-    no name: `MINDNET_EMBEDDER`, else the default."""
+    """`make_embedder` that also understands `auto` (reads a sample of the vault's notes;
+    `fresh` as in `chosen_embedder`); no name: `MINDNET_EMBEDDER`, else the default."""
     from mindnet_desktop.core.ingest.vault import scan_vault
 
     name = name or os.environ.get("MINDNET_EMBEDDER") or DEFAULT_EMBEDDER
     if name != AUTO:
         return make_embedder(name, threads)
     notes = list(scan_vault(vault)) if vault.is_dir() else []
-    return make_embedder(chosen_embedder(AUTO, vault, data_dir, notes), threads)
+    return make_embedder(chosen_embedder(AUTO, vault, data_dir, notes, fresh), threads)
