@@ -229,6 +229,15 @@ def gguf_candidates(folders: Iterable[Path] = ()) -> list[LocalModel]:
     return sorted(found, key=lambda m: m.kind != "embedding")
 
 
+def embedder_spec(model: LocalModel) -> str | None:
+    """What `--embedder` takes for a detected GGUF: `gguf:NAME` where discovery finds it
+    again by that name (Ollama, LM Studio), else `gguf:PATH`; None for a projector or a file
+    that is no model."""
+    if model.path is None or model.kind not in ("embedding", "chat"):
+        return None
+    return PREFIX + (model.name if model.source in ("ollama", "lmstudio") else str(model.path))
+
+
 def resolve_gguf(spec: str, folders: Iterable[Path] = ()) -> GgufProfile:
     """`gguf:SPEC`: SPEC is a GGUF path, a name `mindnet models` lists (or its last part when
     that is unique), or the name an index stores (`<basename>-<12 hex>`) of a detected file.

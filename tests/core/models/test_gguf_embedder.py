@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.models.embed_worker import EmbeddingWorker
 from mindnet_desktop.core.models.embedders import EmbedderError, HashEmbedder, make_embedder
 from mindnet_desktop.core.models.gguf_embedder import GgufEmbedder
@@ -161,6 +162,32 @@ def test_a_name_resolves_through_discovery(home: Path) -> None:
         make_embedder("gguf:no-such-model")
     with pytest.raises(EmbedderError, match="mindnet models --embedders"):
         make_embedder("gguf:bge-m3-000000000000")
+
+
+def test_mindnet_models_lists_the_embedding_models_with_their_embedder(home: Path, capsys) -> None:
+    assert main(["models", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["models"]
+    assert rows and all(m["kind"] != "embedding" and m["embedder"] is None for m in rows)
+    assert main(["models"]) == 0
+    text = capsys.readouterr().out
+    assert "packaged" in text and "multilingual-e5" not in text
+    assert "2 embedding model(s) too: mindnet models --embedders" in text
+
+    assert main(["models", "--embedders", "--json"]) == 0
+    rows = {m["name"]: m for m in json.loads(capsys.readouterr().out)["models"]}
+    assert {m["kind"] for m in rows.values()} == {"embedding"}
+    spec = rows["multilingual-e5-small:latest"]["embedder"]
+    assert spec == "gguf:multilingual-e5-small:latest"
+    lms = rows["gpustack/bge-m3-GGUF/bge-m3-Q8_0"]
+    assert (
+        lms["embedder"] == "gguf:gpustack/bge-m3-GGUF/bge-m3-Q8_0" and lms["architecture"] == "bert"
+    )
+    for row in rows.values():  # each listed spec makes that file's embedder
+        assert str(make_embedder(row["embedder"]).profile.path) == row["path"]
+    assert main(["models", "--embedders"]) == 0
+    text = capsys.readouterr().out
+    assert "use: mindnet --embedder gguf:multilingual-e5-small:latest import --reembed" in text
+    assert "embedding model" in text and "packaged" not in text  # no chat model
 
 
 class FakeLlama:
