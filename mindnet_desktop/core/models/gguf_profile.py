@@ -181,7 +181,7 @@ def _profile(path: Path, size: int, mtime_ns: int, hint: str) -> GgufProfile:
     if stored == POOLING_RANK:
         raise EmbedderError(f"{path.name} is a reranker, not an embedding model")
     from_file = isinstance(stored, int) and stored in POOLING_NAMES and stored != POOLING_NONE
-    pooling = int(stored) if from_file else default_pooling(arch)  # type: ignore[arg-type]
+    pooling = int(stored) if from_file else default_pooling(arch)
     family = prompt_family(info.metadata, path, hint)
     query, passage = (family.query, family.passage) if family else ("", "")
     how = f"{content_digest(path, size)}\0{pooling}\0{query}\0{passage}"
@@ -196,7 +196,7 @@ def _profile(path: Path, size: int, mtime_ns: int, hint: str) -> GgufProfile:
         query_prefix=query,
         passage_prefix=passage,
         context_length=info.context_length,
-        is_chat_model=not info.is_embedding,
+        is_chat_model=not info.is_embedding and not ENCODERS.search(arch),
     )
 
 
@@ -260,10 +260,10 @@ def resolve_gguf(spec: str, folders: Iterable[Path] = ()) -> GgufProfile:
     if re.search(r"-[0-9a-f]{12}$", spec):
         for model in models:
             try:
-                profile = read_profile(model.path, model.name)  # type: ignore[arg-type]
+                profile = read_profile(model.path, model.name) if model.path else None
             except EmbedderError:
                 continue
-            if profile.name == PREFIX + spec:
+            if profile is not None and profile.name == PREFIX + spec:
                 return profile
     if path.suffix.lower() == ".gguf" or path.is_absolute() or spec.startswith("."):
         return read_profile(path)  # a path that is not there: say so
