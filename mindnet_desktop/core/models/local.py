@@ -195,6 +195,15 @@ def chat_models(folders: Iterable[Path] = ()) -> list[LocalModel]:
     ]
 
 
+def embedding_models(folders: Iterable[Path] = ()) -> list[LocalModel]:
+    """The detected embedding models (found on disk, not known to fail): `--embedder gguf:`."""
+    return [
+        m
+        for m in discover(folders, packaged=False)
+        if m.kind == "embedding" and m.loadable is not False and m.path is not None
+    ]
+
+
 def find_model(spec: str, folders: Iterable[Path] = ()) -> LocalModel | None:
     """A detected model by its name, or by the last part of it when that is unique
     (`Qwen2.5-7B-Instruct-Q4_K_M` for an LM Studio file)."""

@@ -102,10 +102,12 @@ class ChromaStore(LexicalQueries):
             self._open_collections()
             self.reset = True
         elif stored != embedder.name:
+            # A GGUF embedder's name identifies its file; `spec` is what --embedder takes.
+            spec = getattr(embedder, "spec", embedder.name)
             raise StoreError(
                 f"The index in {path} was built with the embedder '{stored}', not "
                 f"'{embedder.name}'. Re-embed it once with `mindnet --embedder "
-                f"{embedder.name} import --reembed` (or choose the embedder it was built with)."
+                f"{spec} import --reembed` (or choose the embedder it was built with)."
             )
         self.lexical = LexicalIndex(data_dir / "lexical", writable)
         pending = self.lexical.pending_marker

