@@ -42,7 +42,11 @@ class RecordingChat:
     def __init__(self, model: str | None = None, **options: Any) -> None:
         self.calls: list[tuple[str, str, int]] = []  # (system prompt, user message, max tokens)
         self.name, self.loaded, self.n_ctx, self.max_tokens = "fake.gguf", False, 4096, 64
+        self.threads = 2
         RecordingChat.made.append(self)
+
+    def close(self) -> None:
+        self.loaded = False
 
     def warm_up(self) -> None:
         self.loaded = True
