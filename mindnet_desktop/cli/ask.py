@@ -51,8 +51,13 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
     from mindnet_desktop.core.service.ask.pipeline import finish, pack, retrieve
 
     llm = None if args.no_llm else LlamaChat(args.model, n_ctx=args.ctx, max_tokens=args.max_tokens)
-    prepared = retrieve(mn, args.question, llm, k=args.k, language=args.lang)
+    prepared = retrieve(mn, args.question, llm, args.k, args.lang, args.expand)
     if not args.json:  # the sources first: known before the model is even loaded
+        expansion = prepared.result.expansion
+        if expansion.used:
+            print(f"Rewritten ({expansion.mode}, {expansion.seconds:.1f} s): {expansion.text}")
+        elif expansion.skipped:
+            print(f"Not rewritten ({expansion.mode}): {expansion.skipped}")
         print("Sources:")
         for n, hit in enumerate(prepared.result.sources, start=1):
             mark = " [injected]" if hit.injected else ""

@@ -10,7 +10,8 @@ at most 3x the raw query).
 before and after (see `bench/feedback.py`).
 `bench quality`: hit@1, hit@5 and MRR of semantic, lexical, semantic+lexical and the full
 hybrid on the shipped question sets (`resources/qa/*.yaml`), for each embedder, side by side,
-with each embedder's speed (see `core/quality.py`).
+with each embedder's speed (see `core/quality.py`); with `--expand MODE`, the hybrid without
+and with ask-time expansion and the seconds the chat model's rewrite adds (`bench/expansion.py`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.bench.vault_gen import generate_vault
-from mindnet_desktop.cli.bench_chat import bench_answers, bench_intents
+from mindnet_desktop.cli.bench_chat import bench_answers, bench_expansion, bench_intents
 from mindnet_desktop.cli.bench_learn import bench_feedback
 from mindnet_desktop.cli.common import CliError, drive, print_json
+from mindnet_desktop.core.chat.rewrite import EXPANSIONS
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.vault.embedder_choice import resolve_embedder
@@ -47,7 +49,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "`mindnet models`; `intents`: none = no model); `answers`: comma-separated models "
         "(default: every installed one)",
     )
-    bench.add_argument("--limit", type=int, default=0, help="`intents`, `answers`: first N only")
+    bench.add_argument(
+        "--limit",
+        type=int,
+        default=0,
+        help="`intents`, `answers`: N questions only; `quality --expand`: N per set",
+    )
     bench.add_argument(
         "--max-tokens", type=int, default=256, help="`answers`: longest answer in tokens"
     )
@@ -83,6 +90,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="`feedback`: rate the questions that are otherwise the unrelated ones, and the "
         "other way round",
+    )
+    bench.add_argument(
+        "--expand",
+        choices=EXPANSIONS,
+        help="`quality`: the hybrid without and with ask-time expansion by the chat model "
+        "(--model, --threads, --embedder; --limit per set), and the seconds it adds",
     )
     bench.add_argument(
         "--embedders",
@@ -293,6 +306,8 @@ def bench_quality(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             *sorted((REPO / "resources/qa/needs").glob("*.yaml")),
         ]
     )
+    if args.expand not in (None, "none"):
+        return bench_expansion(args, work, paths)
     sets = [load_qa_set(p, REPO) for p in paths]
     embedders = [name.strip() for name in args.embedders.split(",") if name.strip()]
     split = None if args.split == "all" else args.split
@@ -396,7 +411,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.which in ("quality", "intents", "answers", "feedback"):
         print(f"split: {result['split']}")
         print(result["table"])
-        if args.which == "quality":
+        if args.which == "quality" and "expansion" in result:
+            print(f"rewritten every question: {result['ok']}")
+        elif args.which == "quality":
             print(f"full hybrid beats every single signal: {result['ok']}")
         if args.which == "feedback":
             print(

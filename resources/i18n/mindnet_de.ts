@@ -555,6 +555,26 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Die erste Antwort beginnt früher; der Speicher des Modells (etwa 1 GB beim Standardmodell) wird beim Start belegt statt bei der ersten Frage.</translation>
     </message>
     <message>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Into search keywords</source>
+        <translation>In Suchbegriffe</translation>
+    </message>
+    <message>
+        <source>Into a short answer</source>
+        <translation>In eine kurze Antwort</translation>
+    </message>
+    <message>
+        <source>Before searching, the chat model rewrites the question in the words notes use, and the sources are found for both. Measured on questions written from a need: keywords found the answering note slightly more often and added about 4.5 s before the first word of the answer; a short answer helped a little more and added about 8 s. Off by default.</source>
+        <translation>Vor der Suche formuliert das Chat-Modell die Frage in den Worten von Notizen um, und die Quellen werden für beide gesucht. Gemessen an Fragen, die aus einem Bedarf heraus geschrieben wurden: Suchbegriffe fanden die Notiz mit der Antwort etwas öfter und kosteten etwa 4,5 s bis zum ersten Wort der Antwort; eine kurze Antwort half etwas mehr und kostete etwa 8 s. Standardmäßig aus.</translation>
+    </message>
+    <message>
+        <source>Rewrite questions:</source>
+        <translation>Fragen umformulieren:</translation>
+    </message>
+    <message>
         <source>Takes effect at the next start.</source>
         <translation>Wirkt ab dem nächsten Start.</translation>
     </message>

@@ -20,10 +20,12 @@ from mindnet_desktop.core.chat.grounding import (
     unsupported_figures,
 )
 from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.chat.rewrite import EXPANSIONS, MAX_TOKENS, Expansion
 from mindnet_desktop.core.chat.verify import Verification, verify
 from mindnet_desktop.core.config.type_registry import (
     DEFAULT_TYPE,
     ConfigError,
+    bundled_config_dir,
     config_file,
     load_yaml,
     mapping,
@@ -127,6 +129,36 @@ class Prompts:
     # A strategy's prompt written in a question's language (de: {fact: …}), used instead of
     # the English one for questions in that language.
     localized: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Ask-time expansion (`rewrite.py`): none, keywords or answer, and the rewrite's system
+    # prompt per mode and language ({keywords: {en: …, de: …}, answer: …}).
+    expansion: str = "none"
+    expansion_prompts: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def expansion_prompt(self, mode: str, language: str) -> str:
+        """The rewrite's system prompt for `mode` in `language` (else the English one)."""
+        per_language = self.expansion_prompts[mode]
+        return per_language.get(language) or per_language["en"]
+
+
+def _expansion_prompts(path: Path, data: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """`expansion_prompts` of a prompts file; a file written before expansion existed (an
+    override in the config dir) takes the bundled file's."""
+    raw = data.get("expansion_prompts")
+    if raw is None:
+        bundled = bundled_config_dir() / "prompts.yaml"
+        if path.resolve() == bundled.resolve():
+            raise ConfigError(path, "expansion_prompts", "keywords / answer: {en: prompt, …}")
+        return _expansion_prompts(bundled, load_yaml(bundled))
+    if not isinstance(raw, dict) or not all(
+        isinstance(raw.get(mode), dict)
+        and isinstance(raw[mode].get("en"), str)
+        and all(isinstance(t, str) and t.strip() for t in raw[mode].values())
+        for mode in MAX_TOKENS
+    ):
+        raise ConfigError(
+            path, "expansion_prompts", "keywords / answer: {en: prompt, de: prompt}", raw
+        )
+    return {mode: {str(lang): t.strip() for lang, t in raw[mode].items()} for mode in MAX_TOKENS}
 
 
 def load_prompts(config_dir: Path | None = None) -> Prompts:
@@ -176,7 +208,21 @@ def load_prompts(config_dir: Path | None = None) -> Prompts:
     localized = {
         str(lang): {str(k): t.strip() for k, t in v.items()} for lang, v in by_language.items()
     }
-    return Prompts(classify.strip(), strategies, cuts, sources, budget, checks, shown, localized)
+    expansion = data.get("expansion", "none")
+    if expansion not in EXPANSIONS:
+        raise ConfigError(path, "expansion", " | ".join(EXPANSIONS), expansion)
+    return Prompts(
+        classify.strip(),
+        strategies,
+        cuts,
+        sources,
+        budget,
+        checks,
+        shown,
+        localized,
+        expansion,
+        _expansion_prompts(path, data),
+    )
 
 
 @dataclass
@@ -204,6 +250,8 @@ class AskResult:
     # What the model wrote when the second look withheld it (the answer is then "not found").
     draft_answer: str | None = None
     repaired_citation: int | None = None  # a citation added after the answer (1-based)
+    # The question's rewrite (ask-time expansion) and what it cost, apart from retrieval.
+    expansion: Expansion = field(default_factory=Expansion)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +282,7 @@ class AskResult:
             "unsupported_answer": self.unsupported_answer,
             "draft_answer": self.draft_answer,
             "repaired_citation": self.repaired_citation,
+            "expansion": self.expansion.to_dict(),
         }
 
 

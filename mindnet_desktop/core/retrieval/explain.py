@@ -50,6 +50,16 @@ TEXTS = {
         "You rated this note down for a similar question (“{query}”); it does not count here,"
         " as the note matches this question much better",
     ),
+    "expansion_also": (
+        "Auch über die umformulierte Frage gefunden (dort Rang {rank})",
+        "Also found via the rewritten question (rank {rank} there)",
+    ),
+    "expansion_only": (
+        "Nur über die umformulierte Frage gefunden (dort Rang {rank}); Punkte und Gründe"
+        " beziehen sich auf sie",
+        "Found only via the rewritten question (rank {rank} there); its score and reasons are"
+        " for the rewrite",
+    ),
     "injected": (
         "Eingefügt durch Strategie {intent} (Typ {type})",
         "Injected by the {intent} strategy (type {type})",

@@ -16,6 +16,7 @@ from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.service.ask.pipeline import (
     answer_prefix,
+    expansion_mode,
     finish,
     log_sources,
     pack,
@@ -123,6 +124,7 @@ def answer_job(
     history: list[dict[str, str]],
     cancel: threading.Event,
     language: str | None = None,
+    expansion: str | None = None,
 ) -> Callable[[Job], Generator[Any, None, Answered]]:
     """A job for the panel's model thread that answers `question`: yields `Phase` items,
     the `Routing` when keywords or examples decide it, `SourcesReady` and `Token`s; returns
@@ -130,10 +132,11 @@ def answer_job(
     Routing, retrieval and the log run on the service thread (`host.call`); loading the
     model and streaming the answer do not hold it, so the graph, the preview and the thumbs
     stay usable meanwhile. A model that cannot load still gives the sources, with `error`
-    set."""
+    set. With ask-time `expansion` (None: the config's) the model rewrites the question
+    first, so it is loaded before the sources are searched."""
 
-    def found(mn: Mindnet, llm: LlamaChat | None) -> Prepared:
-        prepared = retrieve(mn, question, llm, None, language)
+    def found(mn: Mindnet, llm: LlamaChat | None, mode: str) -> Prepared:
+        prepared = retrieve(mn, question, llm, None, language, mode)
         log_sources(mn, prepared)  # before the answer: thumbs on a source work at once
         return prepared
 
@@ -143,11 +146,19 @@ def answer_job(
         early = host.call(job, lambda mn: route_question(mn, question))  # no model call
         if early.source in ("keyword", "embedding"):
             yield early  # ask routes the same way; the badge need not wait for the answer
-        yield Phase("thinking")
-        # The sources come before the model is loaded: on the first question loading takes
-        # longer than retrieval, and the user reads the sources meanwhile.
+        mode = host.call(job, lambda mn: expansion_mode(mn, expansion))
         loaded = llm is not None and llm.loaded
-        prepared = host.call(job, lambda mn: found(mn, llm if loaded else None))
+        if mode != "none" and llm is not None and not loaded:  # the rewrite needs it
+            yield Phase("loading")
+            try:
+                llm.warm_up()
+                loaded = True
+            except ModelError as exc:  # the sources come without the rewrite, as without it
+                error, llm = str(exc), None
+        yield Phase("thinking")
+        # Without expansion the sources come before the model is loaded: on the first
+        # question loading takes longer than retrieval, and the user reads them meanwhile.
+        prepared = host.call(job, lambda mn: found(mn, llm if loaded else None, mode))
         yield SourcesReady(replace(prepared.result, sources=list(prepared.result.sources)))
         if llm is not None and not llm.loaded and not prepared.result.not_found:
             yield Phase("loading")

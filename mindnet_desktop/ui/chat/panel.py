@@ -92,6 +92,7 @@ class ChatPanel(QWidget):
         self._other_jobs.failed.connect(self._show_error)
 
     language: str | None = None  # of the reasons ("de" / "en"; None: the system's)
+    expansion: str | None = None  # ask-time expansion (None: prompts.yaml's)
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
@@ -131,11 +132,17 @@ class ChatPanel(QWidget):
     # -- public interface -------------------------------------------------------------------
 
     def configure(
-        self, model_path: Path | None, threads: int, n_ctx: int, link_target: str
+        self,
+        model_path: Path | None,
+        threads: int,
+        n_ctx: int,
+        link_target: str,
+        expansion: str | None = None,
     ) -> None:
-        """Model (None: the packaged default), threads, context size, and where citations
-        open ("obsidian" or "preview"). A new model is loaded by the next question."""
-        self.link_target = link_target
+        """Model (None: the packaged default), threads, context size, where citations
+        open ("obsidian" or "preview"), and the ask-time expansion (None: the config's). A
+        new model is loaded by the next question."""
+        self.link_target, self.expansion = link_target, expansion
         key: ModelKey = (str(model_path) if model_path else None, threads, n_ctx, self.max_tokens)
         if key != self._key and self._slot.llm is not None:
             release = partial(ops.release_model, slot=self._slot, keep=(*key[:3], self.max_tokens))
@@ -189,7 +196,16 @@ class ChatPanel(QWidget):
         if self.host.closed or self.host.mindnet is None:
             self._show_error(self.tr("The vault is not open."))
             return
-        fn = answer_job(self.host, self._slot, key, question, history, self._cancel, self.language)
+        fn = answer_job(
+            self.host,
+            self._slot,
+            key,
+            question,
+            history,
+            self._cancel,
+            self.language,
+            self.expansion,
+        )
         self.job = run_pure(fn, "chat answer", self._model_pool)
         self._connect_answer(self.job)
         self._answering = True

@@ -1,5 +1,5 @@
-"""The settings dialog: edits `AppSettings` (chat model, embedder, language, links, the
-retriever weights)."""
+"""The settings dialog: edits `AppSettings` (chat model, embedder, ask-time expansion,
+language, links, the retriever weights)."""
 
 from __future__ import annotations
 
@@ -43,9 +43,11 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
         check_quality: CheckQuality | None = None,
         learn: Learn | None = None,
+        configured_expansion: str = "none",
     ) -> None:
         super().__init__(parent)
         self.settings = settings
+        self._configured_expansion = configured_expansion  # prompts.yaml's
         self.setWindowTitle(self.tr("Settings"))
         form = QFormLayout()
 
@@ -118,6 +120,24 @@ class SettingsDialog(QDialog):
         self.preload.setChecked(settings.preload_chat_model)
         form.addRow("", self.preload)
 
+        self.expansion = QComboBox()
+        self.expansion.addItem(self.tr("Off"), "none")
+        self.expansion.addItem(self.tr("Into search keywords"), "keywords")
+        self.expansion.addItem(self.tr("Into a short answer"), "answer")
+        chosen = settings.expansion or configured_expansion
+        self.expansion.setCurrentIndex(max(self.expansion.findData(chosen), 0))
+        # The measured trade-off (docs/retrieval-quality.md, `mindnet bench quality --expand`).
+        self.expansion.setToolTip(
+            self.tr(
+                "Before searching, the chat model rewrites the question in the words notes "
+                "use, and the sources are found for both. Measured on questions written from "
+                "a need: keywords found the answering note slightly more often and added "
+                "about 4.5 s before the first word of the answer; a short answer helped a "
+                "little more and added about 8 s. Off by default."
+            )
+        )
+        form.addRow(self.tr("Rewrite questions:"), self.expansion)
+
         self.language = QComboBox()
         self.language.addItem("Deutsch", "de")
         self.language.addItem("English", "en")
@@ -180,6 +200,7 @@ class SettingsDialog(QDialog):
             "link_target": s.link_target,
             "read_only_vault": s.read_only_vault,
             "retriever_weights": s.retriever_weights,
+            "expansion": s.expansion,
         }
         vault = self.vault.text().strip()
         if vault and Path(vault).is_dir() and Path(vault) != s.vault:
@@ -192,6 +213,9 @@ class SettingsDialog(QDialog):
         s.language = self.language.currentData()
         s.link_target = self.link_target.currentData()
         s.read_only_vault = self.read_only_vault.isChecked()
+        expansion = self.expansion.currentData()
+        if expansion != self._configured_expansion or s.expansion is not None:
+            s.expansion = expansion  # else the config file's stays in effect
         weights, learned = self.weight_values(), self.weights_box.applied
         if learned is not None and weights == learned:
             pass  # learned and applied from here: in effect and remembered already

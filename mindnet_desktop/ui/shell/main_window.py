@@ -25,11 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mindnet_desktop.core.chat.answer import load_prompts
 from mindnet_desktop.core.config.retriever import load_retriever_config
+from mindnet_desktop.core.config.type_registry import ConfigError
 from mindnet_desktop.core.domain import IndexProgress
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
+from mindnet_desktop.core.service.ask.pipeline import expansion_mode
 from mindnet_desktop.ui.chat.panel import ChatPanel
 from mindnet_desktop.ui.dialogs.note_preview import PreviewDock
 from mindnet_desktop.ui.dialogs.probe import QualityDialog, open_quality_dialog
@@ -358,9 +361,18 @@ class MainWindow(QMainWindow):
         weights = self._effective_weights or load_retriever_config().weights
         check = self.check_quality if self.host is not None else None
         learn = partial(self.open_ratings, learn=True) if self.host is not None else None
-        dialog = SettingsDialog(self.settings, weights, self, check, learn)
+        configured = self._configured_expansion()
+        dialog = SettingsDialog(self.settings, weights, self, check, learn, configured)
         if dialog.exec():
             self.apply_settings(dialog.apply())
+
+    def _configured_expansion(self) -> str:
+        """The ask-time expansion of the open vault's `prompts.yaml` (else the bundled's)."""
+        mn = self.host.mindnet if self.host is not None else None
+        try:
+            return expansion_mode(mn) if mn is not None else load_prompts().expansion
+        except ConfigError:
+            return "none"  # the next question reports the file's error
 
     def check_quality(self, weights: dict[str, float], parent: QWidget) -> QualityDialog | None:
         """Settings → Check search quality, with `weights` being edited (`probe_dialog`)."""
@@ -370,7 +382,8 @@ class MainWindow(QMainWindow):
 
     def apply_settings(self, changed: set[str]) -> None:
         """React to changed settings (names as in `SettingsDialog.apply`)."""
-        if changed & {"chat_model", "threads", "context_size", "link_target", "preload_chat_model"}:
+        chat = {"chat_model", "threads", "context_size", "link_target", "preload_chat_model"}
+        if changed & (chat | {"expansion"}):
             self._configure_chat()
         if "language" in changed:
             self.statusBar().showMessage(self.tr("The language changes at the next start."), 8000)
@@ -400,7 +413,9 @@ class MainWindow(QMainWindow):
     def _configure_chat(self) -> None:
         s = self.settings
         if self.chat is not None:
-            self.chat.configure(s.chat_model_path, s.threads, s.context_size, s.link_target)
+            self.chat.configure(
+                s.chat_model_path, s.threads, s.context_size, s.link_target, s.expansion
+            )
             self.chat.language = self.ui_language  # the reasons speak the UI's language
             if s.preload_chat_model:  # once the vault is open (not while it is imported)
                 self.chat.preload()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale, QSettings
 
+from mindnet_desktop.core.chat.rewrite import EXPANSIONS
 from mindnet_desktop.core.config.retriever import OPTIONAL_TERMS, TERMS
 from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
 from mindnet_desktop.core.models.gguf_profile import embedder_spec
@@ -167,6 +168,17 @@ class AppSettings:
         self.store.setValue("retriever/custom", weights is not None)
         for term, value in (weights or {}).items():
             self.store.setValue(f"retriever/{term}", float(value))
+
+    @property
+    def expansion(self) -> str | None:
+        """Ask-time expansion (none, keywords, answer), or None to keep the config file's
+        (`prompts.yaml`, shipped `none`)."""
+        value = self._str("chat/expansion", "")
+        return value if value in EXPANSIONS else None
+
+    @expansion.setter
+    def expansion(self, value: str | None) -> None:
+        self.store.setValue("chat/expansion", value or "")
 
     # Behaviour
     @property

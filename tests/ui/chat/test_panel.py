@@ -424,3 +424,27 @@ def test_a_keyword_intent_shows_in_the_badge_before_the_answer_ends(
     marked = [row.hit.injected for row in panel.sources.rows if row.injected.isVisibleTo(row)]
     assert marked and all(marked)  # the injected marker, only on injected sources
     assert len(marked) == sum(h.injected for h in result.sources)
+
+
+def test_the_app_rewrites_the_question_only_when_configured(
+    qtbot, panel: ChatPanel, test_model: Path, canned_answer
+) -> None:
+    """Off as shipped; with keywords the model is loaded first and rewrites the question
+    before the sources are searched (not skipped for want of a loaded model)."""
+    plain = ask(qtbot, panel)
+    assert plain.expansion.mode == "none" and plain.expansion.seconds == 0.0
+    panel.configure(test_model, 2, 768, "preview", "keywords")
+    panel._slot.release()  # a cold model: the rewrite must load it before retrieval
+    result = ask(qtbot, panel)
+    assert result.expansion.mode == "keywords" and result.expansion.skipped is None
+    assert result.expansion.text and result.expansion.seconds > 0
+    assert result.error is None and result.sources
+
+
+def test_a_missing_model_skips_the_rewrite_and_still_shows_the_sources(
+    qtbot, panel: ChatPanel, tmp_path: Path
+) -> None:
+    panel.configure(tmp_path / "nowhere.gguf", 2, 768, "preview", "answer")
+    result = ask(qtbot, panel)
+    assert result.sources and "nowhere.gguf" in (result.error or "")
+    assert result.expansion.mode == "answer" and result.expansion.skipped == "no chat model"

@@ -204,3 +204,25 @@ def test_the_embedder_box_offers_the_embedding_ggufs_found(
     assert dialog.apply() == {"embedder"}
     assert AppSettings.from_file(tmp_path / "settings.ini").embedder == offered[-1]
     assert make_embedder(settings.embedder).dim == 48
+
+
+def test_expansion_is_the_config_s_until_the_user_picks_one(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "settings.ini"
+    settings = AppSettings.from_file(path)
+    assert settings.expansion is None  # prompts.yaml decides (shipped: none)
+    dialog = SettingsDialog(
+        settings, load_retriever_config().weights, configured_expansion="answer"
+    )
+    qtbot.addWidget(dialog)
+    assert dialog.expansion.currentData() == "answer"  # what is in effect
+    assert dialog.apply() == set() and settings.expansion is None
+
+    dialog.expansion.setCurrentIndex(dialog.expansion.findData("keywords"))
+    assert dialog.apply() == {"expansion"}
+    assert AppSettings.from_file(path).expansion == "keywords"
+    again = SettingsDialog(AppSettings.from_file(path), load_retriever_config().weights)
+    qtbot.addWidget(again)
+    assert again.expansion.currentData() == "keywords"
+    again.expansion.setCurrentIndex(again.expansion.findData("none"))
+    assert again.apply() == {"expansion"}
+    assert AppSettings.from_file(path).expansion == "none"  # off, whatever the config says

@@ -10,6 +10,7 @@ from mindnet_desktop.core.chat.answer import (
     NOTES_HEADER,
     AskResult,
     Prepared,
+    Prompts,
     generate,
     load_prompts,
     pack_messages,
@@ -22,8 +23,10 @@ from mindnet_desktop.core.chat.grounding import (
     relevant_enough,
 )
 from mindnet_desktop.core.chat.intent import model_classifier
+from mindnet_desktop.core.chat.rewrite import Expansion, rewrite
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
+from mindnet_desktop.core.service.ask.expansion import DEPTH, expanded_facts
 from mindnet_desktop.core.service.search.hybrid import (
     LoggedVault,
     SearchVault,
@@ -40,11 +43,12 @@ def prepare(
     history: list[dict[str, str]] | None = None,
     k: int | None = None,
     language: str | None = None,
+    expansion: str | None = None,
 ) -> Prepared:
     """Route `question`, retrieve its sources (one per note) and pack the model's messages
-    (`retrieve`, then `pack`). Uses the service; the model only to classify and to count
-    tokens."""
-    return pack(mn, retrieve(mn, question, llm, k, language), llm, history)
+    (`retrieve`, then `pack`). Uses the service; the model only to classify, to rewrite
+    the question when `expansion` asks for it, and to count tokens."""
+    return pack(mn, retrieve(mn, question, llm, k, language, expansion), llm, history)
 
 
 def retrieve(
@@ -53,10 +57,15 @@ def retrieve(
     llm: LlamaChat | None = None,
     k: int | None = None,
     language: str | None = None,
+    expansion: str | None = None,
 ) -> Prepared:
     """Route `question` (the model only when the routing asks it to classify) and retrieve
     its sources, facts first; `not_found` when none is close enough. Nothing is packed: the
-    app shows these sources while the model loads."""
+    app shows these sources while the model loads.
+
+    `expansion` (none, keywords, answer; None: `prompts.yaml`'s): the model first rewrites
+    the question, and the sources are ranked for both (`expansion.py`). Without a model the
+    expansion is skipped (`result.expansion.skipped` says so), never an error."""
     prompts = load_prompts(mn.config_lookup)
     error: str | None = None
     classify = model_classifier(llm, prompts.classify) if llm is not None else None
@@ -64,27 +73,50 @@ def retrieve(
         routing = route_question(mn, question, classify)
     except ModelError as exc:
         routing, error = route_question(mn, question), str(exc)
-    # One hit per note: five chunks of one note would crowd out the other sources.
+    asked = detect_language(question, default=language or "en")
+    expanded = expand(llm, question, expansion or prompts.expansion, prompts, asked)
+    k = k or prompts.sources or mn.retriever.config.k
+    # One hit per note: five chunks of one note would crowd out the other sources. Fused
+    # with a rewrite, each ranking reads as deep as the measured fusion did.
     found = hybrid_search(
         mn,
         question,
-        k or prompts.sources,
+        max(k, DEPTH) if expanded.used else k,
         language=language,
         routing=routing,
         log=False,
         per_note=True,
     )
     facts = [h for h in found.hits if not h.injected]
+    # Whether the notes hold an answer is the question's own measure, whatever a rewrite adds.
+    relevant = relevant_enough(facts[:k], prompts.min_similarity.get(mn.embedder.name, 0.0))
+    if expanded.used:
+        facts = expanded_facts(mn, facts, expanded.text, k, routing, language)
     ordered = facts + [h for h in found.hits if h.injected]
     prepared = Prepared(AskResult(found.query_id, question, routing, sources=ordered))
     result = prepared.result
-    result.language = detect_language(question, default=language or "en")
-    cut = prompts.min_similarity.get(mn.embedder.name, 0.0)
+    result.language = asked
     # Nothing close enough to a FACT question: say so rather than let the model build on
     # unrelated notes.
-    result.not_found = routing.intent == "FACT" and not relevant_enough(ordered, cut)
+    result.not_found = routing.intent == "FACT" and not relevant
     result.error = error
+    result.expansion = expanded
     return prepared
+
+
+def expand(
+    llm: LlamaChat | None, question: str, mode: str, prompts: Prompts, language: str
+) -> Expansion:
+    """The question's rewrite under `mode` in its `language` (`Expansion()` for none)."""
+    if mode == "none":
+        return Expansion()
+    return rewrite(llm, question, mode, prompts.expansion_prompt(mode, language))
+
+
+def expansion_mode(mn: VaultSettings, override: str | None = None) -> str:
+    """The expansion an `ask` uses: `override` (`--expand`, the app's setting), else the
+    configured one (`prompts.yaml` `expansion`)."""
+    return override or load_prompts(mn.config_lookup).expansion
 
 
 def pack(
@@ -170,10 +202,11 @@ def ask(
     k: int | None = None,
     cancel: threading.Event | None = None,
     language: str | None = None,
+    expansion: str | None = None,
 ) -> Generator[Token, None, AskResult]:
     """Answer `question`, yielding tokens as they come; returns the result (with sources
     even when the model is missing or fails, then with `error` set). `llm=None` retrieves
-    only."""
-    prepared = prepare(mn, question, llm, history, k, language)
+    only. `expansion`: as `retrieve`."""
+    prepared = prepare(mn, question, llm, history, k, language, expansion)
     yield from generate(prepared, llm, cancel)
     return finish(mn, prepared)
