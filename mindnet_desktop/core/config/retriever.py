@@ -3,7 +3,7 @@ weights, status multipliers, candidate pool and k (typed and validated)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mindnet_desktop.core.config.type_registry import (
@@ -62,6 +62,14 @@ class RetrieverConfig:
     # A ▼ counts less where the note's evidence for the new question exceeds its evidence
     # for the rated one, and not at all from this margin on (None: no guard).
     feedback_down_margin: float | None = FEEDBACK_DOWN_MARGIN
+    # Term weights that replace some of `weights` for an index built with one embedder (its
+    # name -> {term: weight}): models differ in how far their cosine alone can be trusted.
+    embedder_weights: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def for_embedder(self, embedder: str) -> RetrieverConfig:
+        """This configuration with `embedder`'s own term weights in place (if it has any)."""
+        own = self.embedder_weights.get(embedder)
+        return replace(self, weights={**self.weights, **own}) if own else self
 
     def edge_weight(self, kind: str) -> float:
         return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
@@ -125,6 +133,17 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
     margin = None if margin is None else number(path, "feedback.down_margin", margin, 0.01, 1.0)
     if k > pool:
         raise ConfigError(path, "k", f"at most candidate_pool ({pool})", k)
+    per_embedder = mapping(path, "embedder_weights", data.get("embedder_weights") or {})
+    embedder_weights = {
+        str(name): _numbers(path, f"embedder_weights.{name}", own, 0.0, 10.0)
+        for name, own in per_embedder.items()
+    }
+    for name, own in embedder_weights.items():
+        for term in own:
+            if term not in TERMS:
+                raise ConfigError(
+                    path, f"embedder_weights.{name}.{term}", f"one of {', '.join(TERMS)}"
+                )
     return RetrieverConfig(
         weights=weights,
         edge_weights=_numbers(path, "edge_weights", data.get("edge_weights", {}), 0.0, 10.0),
@@ -142,6 +161,7 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
         feedback_down_threshold=downs,
         feedback_half_life_days=half_life,
         feedback_down_margin=margin,
+        embedder_weights=embedder_weights,
     )
 
 
@@ -151,7 +171,8 @@ def save_retriever_weights(
     """Write `retriever.yaml` into `config_dir` with the term `weights` replaced.
 
     Everything else is copied from the file in effect (`base_dir`'s, else the bundled one),
-    so the override stays complete. Written atomically, after the weights are validated.
+    so the override stays complete, except the per-embedder weights: the user's own weights
+    hold whatever the embedder. Written atomically, after the weights are validated.
     """
 
     import yaml
@@ -164,6 +185,7 @@ def save_retriever_weights(
         )
         for term in TERMS
     }
+    data.pop("embedder_weights", None)
     with atomic_writer(target, text=True) as handle:
         handle.write("# Written by Mindnet Desktop (Settings > Retriever weights).\n")
         yaml.safe_dump(data, handle, sort_keys=False, allow_unicode=True)

