@@ -58,6 +58,11 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
             print(f"Rewritten ({expansion.mode}, {expansion.seconds:.1f} s): {expansion.text}")
         elif expansion.skipped:
             print(f"Not rewritten ({expansion.mode}): {expansion.skipped}")
+        if prepared.result.evidence:
+            print("From your notes:")
+            for e in prepared.result.evidence:
+                print(f"[{e.citation}] " + " ".join(e.sentence.split()))
+            print()
         print("Sources:")
         for n, hit in enumerate(prepared.result.sources, start=1):
             mark = " [injected]" if hit.injected else ""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mindnet_desktop.core.chat.evidence import Evidence
 from mindnet_desktop.core.chat.grounding import (
     NOT_FOUND,
     CitationCheck,
@@ -252,6 +253,10 @@ class AskResult:
     repaired_citation: int | None = None  # a citation added after the answer (1-based)
     # The question's rewrite (ask-time expansion) and what it cost, apart from retrieval.
     expansion: Expansion = field(default_factory=Expansion)
+    # The sentences that best answer the question, chosen before the model (`evidence.py`),
+    # and how long after the question they were ready.
+    evidence: list[Evidence] = field(default_factory=list)
+    evidence_seconds: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -283,6 +288,8 @@ class AskResult:
             "draft_answer": self.draft_answer,
             "repaired_citation": self.repaired_citation,
             "expansion": self.expansion.to_dict(),
+            "evidence": [e.to_dict() for e in self.evidence],
+            "evidence_seconds": self.evidence_seconds,
         }
 
 

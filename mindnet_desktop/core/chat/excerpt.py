@@ -93,12 +93,15 @@ def _stems(text: str) -> set[str]:
 
 
 def sentence_scores(
-    question: str, sentences: Sequence[Sentence], embedder: Embedder | None
+    question: str,
+    sentences: Sequence[Sentence],
+    embedder: Embedder | None,
+    rank_penalty: float = RANK_PENALTY,
 ) -> list[float]:
     """Each sentence's score for `question`: cosine (when an embedder is given) + the
     weighted share of the question's words it holds, each word weighted by how few of the
-    sentences hold it (the product's name in every sentence tells none apart), - the
-    source's rank penalty."""
+    sentences hold it (the product's name in every sentence tells none apart), -
+    `rank_penalty` per place of its source."""
     asked = _stems(question)
     held = [asked & _stems(s.text) for s in sentences]
     spread = Counter(w for words in held for w in words)
@@ -115,7 +118,7 @@ def sentence_scores(
         for n, c in zip(best, (np.asarray(vectors) @ np.asarray(query)).tolist(), strict=True):
             cosine[n] = c
     return [
-        c + LEXICAL_WEIGHT * w - RANK_PENALTY * s.source
+        c + LEXICAL_WEIGHT * w - rank_penalty * s.source
         for c, w, s in zip(cosine, lexical, sentences, strict=True)
     ]
 

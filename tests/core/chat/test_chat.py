@@ -190,12 +190,15 @@ def test_a_citation_the_model_writes_after_the_full_stop_is_not_doubled():
 
 
 def test_cli_ask_prints_the_sources_before_the_answer(vault, capsys) -> None:
-    """Retrieval is done long before the model's first token: the sources come first."""
+    """Retrieval is done long before the model's first token: the evidence and the sources
+    come first."""
     assert main(["--vault", str(vault), "import"]) == 0
     capsys.readouterr()
     question = "How do I fix a paper jam in the LaserJet 500?"
     assert main(["--vault", str(vault), "ask", question, "--model", "test"]) == 0
     out = capsys.readouterr().out
+    evidence, _, out = out.partition("\n\n")
+    assert evidence.startswith("From your notes:\n[")
     head, _, rest = out.partition("\n\n")
     assert head.startswith("Sources:\n[1] ") and "[2] " in head
     answer, _, tail = rest.rpartition("\n\nintent ")

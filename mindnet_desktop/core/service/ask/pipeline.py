@@ -4,7 +4,9 @@ model's context, stream a cited answer, log it."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Generator
+from dataclasses import replace
 
 from mindnet_desktop.core.chat.answer import (
     NOTES_HEADER,
@@ -15,6 +17,7 @@ from mindnet_desktop.core.chat.answer import (
     load_prompts,
     pack_messages,
 )
+from mindnet_desktop.core.chat.evidence import Evidence, Source, choose_evidence
 from mindnet_desktop.core.chat.excerpt import excerpts
 from mindnet_desktop.core.chat.grounding import (
     LANGUAGE_NAMES,
@@ -26,6 +29,7 @@ from mindnet_desktop.core.chat.intent import model_classifier
 from mindnet_desktop.core.chat.rewrite import Expansion, rewrite
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.models.weights import ModelError
+from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.core.service.ask.expansion import DEPTH, expanded_facts
 from mindnet_desktop.core.service.search.hybrid import (
     LoggedVault,
@@ -66,6 +70,7 @@ def retrieve(
     `expansion` (none, keywords, answer; None: `prompts.yaml`'s): the model first rewrites
     the question, and the sources are ranked for both (`expansion.py`). Without a model the
     expansion is skipped (`result.expansion.skipped` says so), never an error."""
+    asked_at = time.perf_counter()
     prompts = load_prompts(mn.config_lookup)
     error: str | None = None
     classify = model_classifier(llm, prompts.classify) if llm is not None else None
@@ -101,7 +106,32 @@ def retrieve(
     result.not_found = routing.intent == "FACT" and not relevant
     result.error = error
     result.expansion = expanded
+    if not result.not_found:
+        result.evidence = evidence_of(mn, question, facts)
+    result.evidence_seconds = round(time.perf_counter() - asked_at, 3)
     return prepared
+
+
+def evidence_of(mn: SearchVault, question: str, facts: list[ScoredHit]) -> list[Evidence]:
+    """The evidence sentences of `facts` (the sources, citation n = fact n) for `question`,
+    their `start`/`end` moved from the chunk's text into the note's body (a `.ctxt` note's
+    chunks have no place in a body: theirs stay in the chunk's text)."""
+    sources = [Source(h.note_id, h.node_id, h.text) for h in facts]
+    chosen = choose_evidence(question, sources, mn.embedder)
+    rows = mn.retriever.store.chunk_rows(sorted({e.chunk_id for e in chosen}))
+    moved = []
+    for e in chosen:
+        row = rows.get(e.chunk_id)
+        at = row.chunk.start if row is not None else 0
+        moved.append(replace(e, start=e.start + at, end=e.end + at))
+    return moved
+
+
+def renumber_evidence(evidence: list[Evidence], sources: list[ScoredHit]) -> list[Evidence]:
+    """`evidence` cited by the sources' numbers after packing (a source left out of the
+    prompt takes its evidence with it)."""
+    number = {h.node_id: n for n, h in enumerate(sources, 1)}
+    return [replace(e, citation=number[e.chunk_id]) for e in evidence if e.chunk_id in number]
 
 
 def expand(
@@ -156,6 +186,7 @@ def pack(
                 read = {id(hit): text for hit, text in zip(result.sources, texts, strict=True)}
                 result.excerpts = [read[id(hit)] for hit in used]
             result.sources = used
+            result.evidence = renumber_evidence(result.evidence, used)
             result.model = llm.name
         except ModelError as exc:
             result.error = str(exc)
