@@ -76,6 +76,10 @@
         <translation>Antwort in %1 s aus %2 Quellen.</translation>
     </message>
     <message>
+        <source>From your notes</source>
+        <translation>Aus deinen Notizen</translation>
+    </message>
+    <message>
         <source>You</source>
         <translation>Du</translation>
     </message>

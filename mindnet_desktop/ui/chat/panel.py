@@ -270,6 +270,8 @@ class ChatPanel(QWidget):
         turn.result = ready.result
         self.shown_turn = len(self.turns) - 1
         self.sources.show_result(ready.result, turn.ratings, answering=True)
+        if ready.result.evidence and not turn.answer:
+            self._render()  # "From your notes" above the answer still to come
 
     def _on_done(self, answered: Answered) -> None:
         turn, result = self.turns[-1], answered.result

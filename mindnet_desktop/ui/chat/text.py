@@ -174,6 +174,20 @@ def linked_answer_html(answer: str, turn: int, sources: int) -> str:
     return "".join(out).replace("\n", "<br>")
 
 
+def evidence_html(turn: Turn, i: int) -> str:
+    """ "From your notes": the evidence sentences of turn `i`, each with its citation (a link
+    to its source, with the source's explanation as tooltip); empty without evidence."""
+    if turn.result is None or not turn.result.evidence:
+        return ""
+    head = html.escape(translate("ChatPanel", "From your notes"))
+    lines = "".join(
+        f"<p style='margin-left:12px'>“{html.escape(' '.join(e.sentence.split()))}” "
+        f'<a href="cite:{i}/{e.citation}">[{e.citation}]</a></p>'
+        for e in turn.result.evidence
+    )
+    return f"<p><small><b>{head}</b></small></p>{lines}"
+
+
 def transcript_html(turns: list[Turn], sources_label: Callable[[int], str]) -> str:
     """The conversation: each question, and its answer with linked citations, the intent,
     a link to its sources and a mark when it was stopped or failed. A running answer is
@@ -190,6 +204,7 @@ def transcript_html(turns: list[Turn], sources_label: Callable[[int], str]) -> s
     parts = []
     for i, turn in enumerate(turns):
         parts.append(f"<p><b>{you}:</b> {html.escape(turn.question)}</p><p><b>{name}:</b></p>")
+        parts.append(evidence_html(turn, i))  # before the answer: it is there before the model
         if turn.state == "running":
             parts.append(f"<p>{html.escape(turn.answer)}</p>")
             continue

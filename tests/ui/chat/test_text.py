@@ -206,3 +206,21 @@ def test_a_withheld_draft_is_shown_under_the_not_found_answer(qapp: QApplication
     assert out.count("⚠") == 1 and "withheld" in out and "2 GB RAM" in out
     result.draft_answer = None
     assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")
+
+
+def test_the_evidence_stands_above_the_answer_with_its_citations(qapp: QApplication) -> None:
+    """ "From your notes" comes before the answer (also while it is written), each sentence
+    with a citation link to its source; a turn without evidence shows none."""
+    from mindnet_desktop.core.chat.evidence import Evidence
+
+    hit = make_hit(text="Der Drucker braucht hinten 10 cm Abstand.")
+    sentence = "Der Drucker braucht\nhinten 10 cm Abstand."
+    evidence = [Evidence(1, hit.note_id, hit.node_id, sentence, 0, len(sentence), 0.7)]
+    result = AskResult("q1", "Abstand?", Routing("FACT", "keyword"), sources=[hit])
+    result.evidence = evidence
+    running = Turn("Abstand?", "Mindestens", "running", result=result)
+    out = transcript_html([running], lambda n: f"Sources ({n})")
+    assert out.index("From your notes") < out.index("“Der Drucker braucht hinten 10 cm")
+    assert out.index('"cite:0/1"') < out.index("Mindestens")
+    result.evidence = []
+    assert "From your notes" not in transcript_html([running], lambda n: f"Sources ({n})")
