@@ -83,7 +83,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--sets",
         nargs="*",
         help="`quality`, `feedback`: question sets (default: resources/qa/*.yaml; `quality` "
-        "also resources/qa/needs/*.yaml)",
+        "also resources/qa/needs/*.yaml); `answers`: grounded-answer sets (default: "
+        "resources/qa/chat/answers.yaml; e.g. resources/qa/chat/fresh.yaml)",
     )
     bench.add_argument(
         "--swap-roles",

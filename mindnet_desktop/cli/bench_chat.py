@@ -99,6 +99,13 @@ def installed_models(spec: str | None) -> list[str]:
     return found
 
 
+def answer_sets(args: argparse.Namespace) -> list[Path]:
+    """`bench answers --sets`: the grounded-answer sets to ask (default: answers.yaml; the
+    fresh set, `resources/qa/chat/fresh.yaml`, is asked only when named)."""
+    sets = getattr(args, "sets", None)
+    return [Path(p) for p in sets] if sets else [ANSWERS_SET]
+
+
 def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """`ask` with each chat model over the grounded-answer questions, side by side."""
     from contextlib import ExitStack
@@ -111,8 +118,14 @@ def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
     from mindnet_desktop.resources import ROOT
 
+    paths = answer_sets(args)
     questions = spread(
-        [q for q in load_answers(ANSWERS_SET) if args.split == "all" or q.split == args.split],
+        [
+            q
+            for path in paths
+            for q in load_answers(path)
+            if args.split == "all" or q.split == args.split
+        ],
         args.limit,
     )
     names = installed_models(args.model)
@@ -141,6 +154,7 @@ def bench_answers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         llm.close()
     result = {
         "benchmark": "answers",
+        "sets": [str(p) for p in paths],
         "split": args.split,
         "embedder": embedder.name,
         "k": args.k,
