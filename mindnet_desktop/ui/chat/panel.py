@@ -41,6 +41,7 @@ from mindnet_desktop.ui.chat.text import (
     SOURCES_HREF,
     citation_html,
     parse_citation,
+    parse_evidence,
     transcript_html,
 )
 from mindnet_desktop.ui.support.i18n import fill
@@ -61,11 +62,14 @@ class ChatPanel(QWidget):
     Signals:
         open_note(note_id): a citation or source was clicked while the link target is
             "preview".
+        open_note_at(note_id, sentence): an evidence sentence was clicked: the note is shown
+            in the app at that sentence (Obsidian cannot mark one).
         answer_finished(AskResult): an answer is complete (or stopped, or without model).
         feedback_recorded(dict): a thumbs click was written to the feedback log.
     """
 
     open_note = Signal(str)
+    open_note_at = Signal(str, str)
     answer_finished = Signal(object)
     feedback_recorded = Signal(object)
 
@@ -353,6 +357,13 @@ class ChatPanel(QWidget):
 
     def _link_clicked(self, url: QUrl) -> None:
         href = url.toString()
+        evidence = parse_evidence(href)
+        if evidence is not None:
+            i, k = evidence
+            result = self.turns[i].result if 0 <= i < len(self.turns) else None
+            if result is not None and 0 <= k < len(result.evidence):
+                self.open_note_at.emit(result.evidence[k].note_id, result.evidence[k].sentence)
+            return
         found = self.citation_hit(href)
         if found:
             self._open(found[0], found[1])

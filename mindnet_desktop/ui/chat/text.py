@@ -19,6 +19,7 @@ from mindnet_desktop.ui.support.terms import term_label
 CITATION = re.compile(r"\[(\d+)\]")
 CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
 SOURCES_HREF = re.compile(r"^sources:(\d+)$")
+EVIDENCE_HREF = re.compile(r"^evidence:(\d+)/(\d+)$")
 translate = QCoreApplication.translate
 
 
@@ -175,15 +176,18 @@ def linked_answer_html(answer: str, turn: int, sources: int) -> str:
 
 
 def evidence_html(turn: Turn, i: int) -> str:
-    """ "From your notes": the evidence sentences of turn `i`, each with its citation (a link
-    to its source, with the source's explanation as tooltip); empty without evidence."""
+    """ "From your notes": the evidence sentences of turn `i`, each a link that opens its
+    note at the sentence, with its citation (a link to its source, the source's explanation
+    as tooltip); empty without evidence."""
     if turn.result is None or not turn.result.evidence:
         return ""
     head = html.escape(translate("ChatPanel", "From your notes"))
     lines = "".join(
-        f"<p style='margin-left:12px'>“{html.escape(' '.join(e.sentence.split()))}” "
+        f'<p style="margin-left:12px"><a href="evidence:{i}/{k}" '
+        f'style="color:palette(text); text-decoration:none">'
+        f"“{html.escape(' '.join(e.sentence.split()))}”</a> "
         f'<a href="cite:{i}/{e.citation}">[{e.citation}]</a></p>'
-        for e in turn.result.evidence
+        for k, e in enumerate(turn.result.evidence)
     )
     return f"<p><small><b>{head}</b></small></p>{lines}"
 
@@ -226,6 +230,12 @@ def transcript_html(turns: list[Turn], sources_label: Callable[[int], str]) -> s
             parts.append(f"<p><small>{' · '.join(meta)}</small></p>")
         parts.append("<hr>")
     return "".join(parts)
+
+
+def parse_evidence(href: str) -> tuple[int, int] | None:
+    """(turn, evidence index) of an `evidence:<turn>/<k>` link, else None."""
+    match = EVIDENCE_HREF.match(href)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def parse_citation(href: str) -> tuple[int, int] | None:

@@ -4,14 +4,16 @@ for citations and sources when the link target is "preview" (instead of Obsidian
 from __future__ import annotations
 
 import html
+import re
 from functools import partial
 
 from PySide6.QtCore import QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QTextCursor
 from PySide6.QtWidgets import (
     QDockWidget,
     QPushButton,
     QTextBrowser,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +24,23 @@ from mindnet_desktop.ui.support.i18n import fill
 from mindnet_desktop.ui.support.obsidian import obsidian_url
 from mindnet_desktop.ui.support.status_label import StatusLabel
 from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
+
+WORDS = re.compile(r"[^\W_]+")
+
+
+def find_words(text: str, sentence: str) -> tuple[int, int] | None:
+    """Where the words of `sentence` stand in `text`, in order, whatever lies between them
+    (Markdown marks, a link's brackets, line breaks); None when they are not there."""
+    words = WORDS.findall(sentence)
+    while words:
+        pattern = r"[\W_]+".join(re.escape(w) for w in words)
+        found = re.search(pattern, text, re.IGNORECASE)
+        if found:
+            return found.start(), found.end()
+        words = words[: len(words) * 2 // 3]  # a rendered link drops words: try the start
+        if len(words) < 3:
+            return None
+    return None
 
 
 class NotePreview(QWidget):
@@ -37,6 +56,7 @@ class NotePreview(QWidget):
         super().__init__(parent)
         self.host = host
         self.current: NoteView | None = None
+        self._highlight = ""
         self._jobs = JobGroup(host, self)
         self._jobs.failed.connect(self._failed)
         self.header = StatusLabel(self, wrap=True)
@@ -52,8 +72,10 @@ class NotePreview(QWidget):
         layout.addWidget(self.text, 1)
         layout.addWidget(self.open_button)
 
-    def show_note(self, ref: str) -> Job | None:
+    def show_note(self, ref: str, highlight: str = "") -> Job | None:
+        """Show the note `ref`; `highlight`: a sentence of it to scroll to and mark."""
         self._jobs.cancel()  # only the newest note is shown
+        self._highlight = highlight
         return self._jobs.submit(partial(ops.read_note, ref=ref), "note preview", self._show)
 
     def _show(self, view: NoteView) -> None:
@@ -67,8 +89,28 @@ class NotePreview(QWidget):
             )
         )
         self.text.setMarkdown(view.body)
+        self.text.setExtraSelections([])
+        if self._highlight:
+            self.mark(self._highlight)
         self.open_button.setEnabled(True)
         self.shown.emit(view.note_id)
+
+    def mark(self, sentence: str) -> bool:
+        """Scroll to `sentence` in the shown note and mark it; whether it was found. The note
+        is shown rendered, so the sentence's words are looked for, not its Markdown."""
+        span = find_words(self.text.toPlainText(), sentence)
+        if span is None:
+            return False
+        cursor = self.text.textCursor()
+        cursor.setPosition(span[0])
+        cursor.setPosition(span[1], QTextCursor.MoveMode.KeepAnchor)
+        marked = QTextEdit.ExtraSelection()
+        marked.cursor = cursor
+        marked.format.setBackground(self.palette().highlight().color().lighter(160))
+        self.text.setExtraSelections([marked])
+        self.text.setTextCursor(cursor)
+        self.text.ensureCursorVisible()
+        return True
 
     def _failed(self, message: str) -> None:
         self.current = None
@@ -94,8 +136,8 @@ class PreviewDock(QDockWidget):
         self.preview = NotePreview(host)
         self.setWidget(self.preview)
 
-    def show_note(self, ref: str) -> None:
+    def show_note(self, ref: str, highlight: str = "") -> None:
         if self.preview is not None:
             self.show()
             self.raise_()
-            self.preview.show_note(ref)
+            self.preview.show_note(ref, highlight)

@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self.graph.setVisible(self.graph_action.isChecked())
         self.preview_dock.attach(self.host)
         self.chat.open_note.connect(self.show_note)
+        self.chat.open_note_at.connect(self.show_note)
         self.graph.note_selected.connect(
             lambda note_id: self.statusBar().showMessage(note_id, 5000)
         )
@@ -281,12 +282,12 @@ class MainWindow(QMainWindow):
             action.setEnabled(path.is_dir())
             action.triggered.connect(lambda _c=False, p=path: self.open_vault(p))
 
-    def show_note(self, note_id: str) -> None:
-        """Preview a note in the app (its text in the preview dock) and focus it in the
-        graph view (shown if hidden)."""
+    def show_note(self, note_id: str, highlight: str = "") -> None:
+        """Preview a note in the app (its text in the preview dock; `highlight`: a sentence
+        to scroll to and mark) and focus it in the graph view (shown if hidden)."""
         if self.graph is None:
             return
-        self.preview_dock.show_note(note_id)
+        self.preview_dock.show_note(note_id, highlight)
         if not self.graph_action.isChecked():
             self.graph_action.setChecked(True)
             self.toggle_graph()

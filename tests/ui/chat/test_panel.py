@@ -448,3 +448,21 @@ def test_a_missing_model_skips_the_rewrite_and_still_shows_the_sources(
     result = ask(qtbot, panel)
     assert result.sources and "nowhere.gguf" in (result.error or "")
     assert result.expansion.mode == "answer" and result.expansion.skipped == "no chat model"
+
+
+def test_an_evidence_sentence_opens_its_note_in_the_app_at_the_sentence(
+    qtbot, panel: ChatPanel, canned_answer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the link target, an evidence sentence opens in the app (Obsidian cannot mark
+    a sentence); its citation link still follows the link target."""
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: True)
+    panel.configure(resolve_model_path("test"), 2, 768, "obsidian")
+    result = ask(qtbot, panel)
+    assert result.evidence, "the canned question finds evidence"
+    with qtbot.waitSignal(panel.open_note_at, timeout=5000) as blocker:
+        qtbot.mouseClick(
+            panel.view.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=anchor_point(panel, "evidence:0/0"),
+        )
+    assert blocker.args == [result.evidence[0].note_id, result.evidence[0].sentence]

@@ -34,3 +34,28 @@ def test_an_unknown_note_shows_a_clear_message(qtbot, host) -> None:
     qtbot.waitUntil(lambda: "Cannot show the note" in preview.header.text())
     assert "Gibt es nicht" in preview.header.text()
     assert not preview.open_button.isEnabled()
+
+
+def test_a_sentence_is_found_in_the_rendered_note_whatever_markdown_lies_between() -> None:
+    from mindnet_desktop.ui.dialogs.note_preview import find_words
+
+    text = "Intro.\nDer Drucker braucht hinten mindestens 10 cm Abstand, damit die Klappe aufgeht."
+    span = find_words(text, "Der **Drucker** braucht\nhinten mindestens 10 cm Abstand")
+    assert span is not None and text[span[0] : span[1]].startswith("Der Drucker")
+    assert text[span[0] : span[1]].endswith("Abstand")
+    assert find_words(text, "Nichts davon steht in der Notiz") is None
+
+
+def test_the_preview_marks_and_shows_the_asked_sentence(qtbot, host) -> None:
+    preview = NotePreview(host)
+    qtbot.addWidget(preview)
+    with qtbot.waitSignal(preview.shown, timeout=10000):
+        preview.show_note("Support/Papierstau beheben", highlight="Fach 2")
+    plain = preview.text.toPlainText()
+    marked = preview.text.extraSelections()
+    assert len(marked) == 1
+    start, end = marked[0].cursor.selectionStart(), marked[0].cursor.selectionEnd()
+    assert plain[start:end] == "Fach 2"
+    with qtbot.waitSignal(preview.shown, timeout=10000):
+        preview.show_note("Support/Papierstau beheben")  # a plain open marks nothing
+    assert preview.text.extraSelections() == []
