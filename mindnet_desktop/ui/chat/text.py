@@ -20,6 +20,7 @@ CITATION = re.compile(r"\[(\d+)\]")
 CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
 SOURCES_HREF = re.compile(r"^sources:(\d+)$")
 EVIDENCE_HREF = re.compile(r"^evidence:(\d+)/(\d+)$")
+LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+")  # a list item's marker, not its words
 translate = QCoreApplication.translate
 
 
@@ -185,7 +186,7 @@ def evidence_html(turn: Turn, i: int) -> str:
     lines = "".join(
         f'<p style="margin-left:12px"><a href="evidence:{i}/{k}" '
         f'style="color:palette(text); text-decoration:none">'
-        f"“{html.escape(' '.join(e.sentence.split()))}”</a> "
+        f"“{html.escape(LIST_MARK.sub('', ' '.join(e.sentence.split())))}”</a> "
         f'<a href="cite:{i}/{e.citation}">[{e.citation}]</a></p>'
         for k, e in enumerate(turn.result.evidence)
     )

@@ -222,5 +222,8 @@ def test_the_evidence_stands_above_the_answer_with_its_citations(qapp: QApplicat
     out = transcript_html([running], lambda n: f"Sources ({n})")
     assert out.index("From your notes") < out.index("“Der Drucker braucht hinten 10 cm")
     assert out.index('"cite:0/1"') < out.index("Mindestens")
+    listed = Evidence(1, hit.note_id, hit.node_id, "- Fach 2: 500 Blatt", 0, 18, 0.5)
+    result.evidence = [listed]
+    assert "“Fach 2: 500 Blatt”" in transcript_html([running], lambda n: f"Sources ({n})")
     result.evidence = []
     assert "From your notes" not in transcript_html([running], lambda n: f"Sources ({n})")
