@@ -84,6 +84,14 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
             print(f"\n\n{result.answer} (a check found the notes do not state the answer above)")
         routing = result.routing
         print(f"\n\nintent {routing.intent} ({routing.source}), query {result.query_id}")
+        for a in result.alignments:  # citations set by what supports each sentence
+            if a.action == "replaced":
+                was = " ".join(f"[{n}]" for n in a.cited)
+                print(f"cited [{a.source}] instead of {was}: {a.sentence}")
+            elif a.action == "added":
+                print(f"cited [{a.source}]: {a.sentence}")
+            elif a.action == "unsupported":
+                print(f"not found in your notes: {a.sentence}")
         for check in result.citation_checks:
             if not check.supported:  # a citation the source does not back up
                 print(f"flagged [{check.citation}]: {check.reason}: {check.sentence}")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mindnet_desktop.core.chat.align import Alignment, align_citations
 from mindnet_desktop.core.chat.evidence import Evidence
 from mindnet_desktop.core.chat.grounding import (
     NOT_FOUND,
@@ -257,6 +258,8 @@ class AskResult:
     # and how long after the question they were ready.
     evidence: list[Evidence] = field(default_factory=list)
     evidence_seconds: float | None = None
+    # Each answer sentence aligned to the source sentence that supports it (`align.py`).
+    alignments: list[Alignment] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -290,6 +293,7 @@ class AskResult:
             "expansion": self.expansion.to_dict(),
             "evidence": [e.to_dict() for e in self.evidence],
             "evidence_seconds": self.evidence_seconds,
+            "alignments": [a.to_dict() for a in self.alignments],
         }
 
 
@@ -407,6 +411,10 @@ def generate(
             result.answer += f" [{cite}]"
             result.repaired_citation = cite
             yield Token(f" [{cite}]")
+        aligned = align_citations(result.answer, texts)
+        result.alignments = aligned.alignments
+        if not result.cancelled:
+            result.answer = aligned.answer  # citations set by what supports each sentence
         result.citation_checks = check_citations(result.answer, result.sources)
         result.not_found = says_not_found(result.answer)
         if result.not_found:

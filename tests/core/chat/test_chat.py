@@ -34,7 +34,13 @@ def test_ask_streams_an_answer_with_numbered_sources(vault, open_mindnet, llm):
     mn = open_mindnet(vault)
     run_import(mn)
     tokens, result = finish(ask(mn, "How do I fix a paper jam in the LaserJet 500?", llm, k=4))
-    assert len(tokens) > 3 and result.answer == "".join(t.text for t in tokens).strip()
+    # The answer is what was streamed; alignment to the sources may only move citations.
+    streamed = "".join(t.text for t in tokens).strip()
+
+    def words(text: str) -> list[str]:
+        return re.sub(r"\s*\[\d+\]", "", text).split()
+
+    assert len(tokens) > 3 and words(result.answer) == words(streamed)
     assert result.error is None and result.model.endswith(".gguf")
     assert result.sources and result.routing.intent == "FACT"
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)}

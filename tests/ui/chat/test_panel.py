@@ -46,7 +46,8 @@ def panel(qtbot, host: ServiceHost, test_model: Path) -> Iterator[ChatPanel]:
 def canned_answer(monkeypatch: pytest.MonkeyPatch) -> str:
     """The real model loads and counts the prompt, but the answer is fixed (with citations),
     so tests of citations do not depend on what a 135M model happens to write."""
-    answer = "Open tray 2 and pull out the paper [1]. Then close the tray [2]."
+    # Claims no source supports or too short to check: alignment leaves their citations.
+    answer = "Open tray 2 and pull out the paper [1]. Close it again [2]."
     original = LlamaChat.stream
 
     def stream(self, messages, cancel=None, max_tokens=None, temperature=None):

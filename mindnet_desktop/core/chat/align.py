@@ -1,0 +1,139 @@
+"""Citations by alignment: each sentence of an answer is matched to the source sentence that
+supports it, and its citations are set from that match, not taken on the model's word.
+
+A source sentence supports an answer sentence when it holds every number the answer sentence
+states and enough of its content words: at least `MIN_SHARED`, or `MIN_SHARE` of them (the
+bar of `grounding.check_citations`: an answer paraphrases, and one in another language than
+its note shares only names and numbers). Per answer sentence that claims something (at least
+`MIN_CLAIM_WORDS` content words):
+
+- `kept`: a cited source supports it;
+- `added`: it cites nothing, and a source supports it: that source is cited;
+- `replaced`: it cites a source that does not support it, and another does: the citation is
+  replaced by that one;
+- `unsupported`: no source supports it (shown marked: "not found in your notes").
+
+Ties between supporting sources go to the one sharing more words, then the better-ranked one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mindnet_desktop.core.chat.excerpt import split_sentences
+from mindnet_desktop.core.chat.grounding import (
+    CITED,
+    CONTENT,
+    MIN_CLAIM_WORDS,
+    MIN_SHARE,
+    MIN_SHARED,
+    NUMBER,
+    STOP_WORDS,
+    _normal_number,
+    _sentences,
+    says_not_found,
+)
+
+STOP = STOP_WORDS["de"] | STOP_WORDS["en"]
+CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+CITATION = re.compile(r"\s*\[\d+\]")  # one, with the space before it
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """One answer sentence (citations left out), the citations the model gave it, the
+    source (1-based) and source sentence that support it (None, "": none), and what was
+    done: kept, added, replaced or unsupported."""
+
+    sentence: str
+    cited: tuple[int, ...]
+    source: int | None
+    support: str
+    action: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Aligned:
+    answer: str
+    alignments: list[Alignment] = field(default_factory=list)
+
+    @property
+    def changed(self) -> list[Alignment]:
+        return [a for a in self.alignments if a.action in ("added", "replaced")]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in CONTENT.findall(text.casefold()) if w not in STOP}
+
+
+def _numbers(text: str) -> set[str]:
+    return {_normal_number(n) for n in NUMBER.findall(text)}
+
+
+def _best_support(claim: str, texts: Sequence[str]) -> tuple[int, str, int] | None:
+    """(source index, sentence, shared words) of the source sentence that best supports
+    `claim`, or None when none does."""
+    words, numbers = _words(claim), _numbers(claim)
+    best: tuple[int, str, int] | None = None
+    for i, text in enumerate(texts):
+        for part, _new_line in split_sentences(text):
+            if numbers - _numbers(part):
+                continue  # a number the claim states is not in this sentence
+            shared = len(words & _words(part))
+            if shared < MIN_SHARED and shared / len(words) < MIN_SHARE:
+                continue
+            if best is None or shared > best[2]:
+                best = (i, part, shared)
+    return best
+
+
+def align_citations(answer: str, texts: Sequence[str]) -> Aligned:
+    """`answer` with its citations set by alignment to `texts` (what the model read of each
+    source, in citation order), and one `Alignment` per sentence that claims something.
+    An answer that says the notes do not hold it is left as it is."""
+    if not answer.strip() or says_not_found(answer):
+        return Aligned(answer)
+    out = answer
+    alignments = []
+    prose = CODE_BLOCK.sub(" ", answer)
+    for sentence in _sentences(prose):
+        claim = CITATION.sub("", sentence).strip()
+        if len(_words(claim)) < MIN_CLAIM_WORDS:
+            continue
+        cited = tuple(dict.fromkeys(int(n) for n in CITED.findall(sentence)))
+        found = _best_support(claim, texts)
+        supporting = {
+            n for n in cited if 1 <= n <= len(texts) and _best_support(claim, [texts[n - 1]])
+        }
+        if supporting:
+            source = min(supporting)
+            support = _best_support(claim, [texts[source - 1]])
+            alignments.append(
+                Alignment(claim, cited, source, support[1] if support else "", "kept")
+            )
+            continue
+        if found is None:
+            alignments.append(Alignment(claim, cited, None, "", "unsupported"))
+            continue
+        source = found[0] + 1
+        if sentence not in out:
+            continue  # citations that opened the next line were joined to it: not as written
+        # The sentence's own citations (none supports it) give way to the one that does.
+        out = out.replace(sentence, _cite(CITATION.sub("", sentence), source), 1)
+        action = "replaced" if cited else "added"
+        alignments.append(Alignment(claim, cited, source, found[1], action))
+    return Aligned(out, alignments)
+
+
+def _cite(sentence: str, source: int) -> str:
+    """`sentence` with `[source]` before its closing punctuation."""
+    stripped = sentence.rstrip()
+    if stripped and stripped[-1] in ".!?":
+        return f"{stripped[:-1]} [{source}]{stripped[-1]}"
+    return f"{stripped} [{source}]"

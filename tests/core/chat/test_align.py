@@ -1,0 +1,59 @@
+"""Citations by alignment: each answer sentence is cited by the source sentence that supports
+it (words and numbers), whatever the model cited; what no source supports is marked."""
+
+from __future__ import annotations
+
+from mindnet_desktop.core.chat.align import align_citations
+
+TEXTS = [
+    "Der Drucker braucht hinten mindestens 10 cm Abstand, damit die Klappe aufgeht.",
+    "Nach dem Tonerwechsel dauert die Kalibrierung des Druckers 30 Sekunden.",
+]
+
+
+def actions(answer: str) -> list[str]:
+    return [a.action for a in align_citations(answer, TEXTS).alignments]
+
+
+def test_a_wrong_citation_is_replaced_by_the_source_that_supports_the_sentence():
+    aligned = align_citations("Der Drucker braucht hinten 10 cm Abstand [2].", TEXTS)
+    assert aligned.answer == "Der Drucker braucht hinten 10 cm Abstand [1]."
+    (one,) = aligned.alignments
+    assert (one.action, one.cited, one.source) == ("replaced", (2,), 1)
+    assert one.support == TEXTS[0] and one.sentence == "Der Drucker braucht hinten 10 cm Abstand."
+
+
+def test_a_missing_citation_is_added_and_a_right_one_kept():
+    answer = "Die Kalibrierung dauert 30 Sekunden. Der Drucker braucht 10 cm Abstand hinten [1]."
+    aligned = align_citations(answer, TEXTS)
+    assert aligned.answer == (
+        "Die Kalibrierung dauert 30 Sekunden [2]. Der Drucker braucht 10 cm Abstand hinten [1]."
+    )
+    assert [a.action for a in aligned.alignments] == ["added", "kept"]
+
+
+def test_a_number_no_source_holds_is_unsupported_even_with_the_words():
+    assert actions("Die Kalibrierung des Druckers dauert 45 Sekunden [2].") == ["unsupported"]
+    assert align_citations("Die Kalibrierung dauert 45 Sekunden [2].", TEXTS).answer.endswith(
+        "[2]."
+    )  # an unsupported sentence keeps its text: the reader sees it marked
+
+
+def test_a_claim_no_source_holds_is_unsupported():
+    assert actions("Der Mond besteht aus grünem Käse und Schokolade.") == ["unsupported"]
+
+
+def test_short_sentences_code_and_not_found_answers_are_left_alone():
+    assert actions("Ja [1].") == []
+    assert actions("```\nDruckers Kalibrierung dauert 99 Sekunden\n```") == []
+    not_found = "Not found in your notes."
+    aligned = align_citations(not_found, TEXTS)
+    assert aligned.answer == not_found and aligned.alignments == []
+
+
+def test_a_citation_to_a_source_that_does_not_exist_gives_way():
+    aligned = align_citations(
+        "Die Kalibrierung dauert nach dem Tonerwechsel 30 Sekunden [7].", TEXTS
+    )
+    assert aligned.answer.endswith("30 Sekunden [2].")
+    assert aligned.alignments[0].action == "replaced"
