@@ -178,12 +178,24 @@
         <translation>Was die Antwort davon gelesen hat</translation>
     </message>
     <message>
+        <source>Supports the answer&apos;s sentence</source>
+        <translation>Belegt den Satz der Antwort</translation>
+    </message>
+    <message>
         <source>Check this: source [%1] may not say “%2”.</source>
         <translation>Bitte prüfen: Quelle [%1] sagt womöglich nicht „%2“.</translation>
     </message>
     <message>
         <source>Not in your notes: %1 is in none of the sources; the model may have made it up.</source>
         <translation>Nicht in deinen Notizen: %1 steht in keiner der Quellen; womöglich hat das Modell es erfunden.</translation>
+    </message>
+    <message>
+        <source>Not found in your notes: “%1”.</source>
+        <translation>Nicht in deinen Notizen gefunden: „%1“.</translation>
+    </message>
+    <message>
+        <source>Cited [%1] instead of %2: that source says “%3”.</source>
+        <translation>[%1] statt %2 zitiert: diese Quelle sagt „%3“.</translation>
     </message>
     <message>
         <source>A check found that your notes do not state the model&apos;s answer, so it was withheld: “%1”</source>

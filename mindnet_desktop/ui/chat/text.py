@@ -115,7 +115,19 @@ def citation_html(found: tuple[Turn, ScoredHit, int] | None) -> str | None:
     if found is None:
         return None
     turn, hit, citation = found
-    return explanation_html(hit, citation, excerpt_of(turn, citation))
+    tip = explanation_html(hit, citation, excerpt_of(turn, citation))
+    alignments = turn.result.alignments if turn.result is not None else []
+    support = next((a for a in alignments if a.source == citation and a.support), None)
+    if support is not None:  # the sentence of the source that the answer's sentence rests on
+        head = html.escape(translate("ChatText", "Supports the answer's sentence"))
+        said = html.escape(" ".join(support.support.split()))
+        tip = f"<p><b>{head}</b><br>“{said}”</p>{tip}"
+    return tip
+
+
+def _short(sentence: str, limit: int = 140) -> str:
+    text = " ".join(CITATION.sub("", sentence).split()).rstrip(" .")
+    return text if len(text) <= limit else text[:limit] + " …"
 
 
 def doubts_html(turn: Turn) -> str:
@@ -145,6 +157,20 @@ def doubts_html(turn: Turn) -> str:
             ", ".join(f"“{f}”" for f in figures),
         )
         lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
+    for a in turn.result.alignments if turn.result is not None else []:
+        sentence = _short(a.sentence)
+        if a.action == "unsupported":
+            text = fill(translate("ChatText", "Not found in your notes: “%1”."), sentence)
+            lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
+        elif a.action == "replaced":
+            was = " ".join(f"[{n}]" for n in a.cited)
+            text = fill(
+                translate("ChatText", "Cited [%1] instead of %2: that source says “%3”."),
+                a.source,
+                was,
+                _short(a.support),
+            )
+            lines.append(f"<p><small>ℹ {html.escape(text)}</small></p>")
     draft = turn.result.draft_answer if turn.result is not None else None
     if draft:
         draft = draft if len(draft) <= 300 else draft[:300] + " …"

@@ -227,3 +227,35 @@ def test_the_evidence_stands_above_the_answer_with_its_citations(qapp: QApplicat
     assert "“Fach 2: 500 Blatt”" in transcript_html([running], lambda n: f"Sources ({n})")
     result.evidence = []
     assert "From your notes" not in transcript_html([running], lambda n: f"Sources ({n})")
+
+
+def test_citations_set_by_alignment_are_shown_and_explained(qapp: QApplication) -> None:
+    """A replaced citation and a sentence no source supports get a line under the answer; a
+    citation's tooltip quotes the source sentence that supports the answer's sentence."""
+    from mindnet_desktop.core.chat.align import Alignment
+    from mindnet_desktop.ui.chat.text import citation_html, doubts_html
+
+    hit = make_hit(text="Der Drucker braucht hinten 10 cm Abstand.")
+    result = AskResult("q1", "Abstand?", Routing("FACT", "keyword"), "x", sources=[hit])
+    result.alignments = [
+        Alignment(
+            "Er braucht 10 cm Abstand.",
+            (2,),
+            1,
+            "Der Drucker braucht hinten 10 cm Abstand.",
+            "replaced",
+        ),
+        Alignment("Der Mond ist aus Käse.", (), None, "", "unsupported"),
+        Alignment("Ja, so ist es wirklich.", (1,), 1, "", "kept"),
+    ]
+    turn = Turn("Abstand?", "x", "done", result=result)
+    lines = doubts_html(turn)
+    assert (
+        "Cited [1] instead of [2]: that source says “Der Drucker braucht hinten 10 cm Abstand”."
+        in lines
+    )
+    assert "Not found in your notes: “Der Mond ist aus Käse”." in lines
+    assert "so ist es wirklich" not in lines
+    tip = citation_html((turn, hit, 1))
+    assert tip is not None
+    assert tip.index("Der Drucker braucht hinten 10 cm Abstand") < tip.index("[1] Papierstau")
