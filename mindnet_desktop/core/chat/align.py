@@ -11,7 +11,11 @@ its note shares only names and numbers). Per answer sentence that claims somethi
 - `added`: it cites nothing, and a source supports it: that source is cited;
 - `replaced`: it cites a source that does not support it, and another does: the citation is
   replaced by that one;
-- `unsupported`: no source supports it (shown marked: "not found in your notes").
+- `weak`: a source shares a few of its words, too few to cite it: left as it is;
+- `unsupported`: no source shares enough of it (shown: "not found in your notes").
+
+To add or replace a citation the bar is higher (`STRICT_SHARE`): a citation the model did
+not give must rest on most of the sentence's words.
 
 Ties between supporting sources go to the one sharing more words, then the better-ranked one.
 """
@@ -40,6 +44,9 @@ from mindnet_desktop.core.chat.grounding import (
 STOP = STOP_WORDS["de"] | STOP_WORDS["en"]
 CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 CITATION = re.compile(r"\s*\[\d+\]")  # one, with the space before it
+# To cite a source the model did not, it must hold MIN_SHARED of the claim's content words
+# and at least this share of them (to keep a citation the model gave, either is enough).
+STRICT_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -76,17 +83,21 @@ def _numbers(text: str) -> set[str]:
     return {_normal_number(n) for n in NUMBER.findall(text)}
 
 
-def _best_support(claim: str, texts: Sequence[str]) -> tuple[int, str, int] | None:
+def _best_support(
+    claim: str, texts: Sequence[str], share: float = MIN_SHARE
+) -> tuple[int, str, int] | None:
     """(source index, sentence, shared words) of the source sentence that best supports
-    `claim`, or None when none does."""
+    `claim` (with `MIN_SHARED` words or `share` of them; `STRICT_SHARE`: both), or None."""
     words, numbers = _words(claim), _numbers(claim)
+    strict = share >= STRICT_SHARE
     best: tuple[int, str, int] | None = None
     for i, text in enumerate(texts):
         for part, _new_line in split_sentences(text):
             if numbers - _numbers(part):
                 continue  # a number the claim states is not in this sentence
             shared = len(words & _words(part))
-            if shared < MIN_SHARED and shared / len(words) < MIN_SHARE:
+            enough, most = shared >= MIN_SHARED, shared / len(words) >= share
+            if not (enough and most if strict else enough or most):
                 continue
             if best is None or shared > best[2]:
                 best = (i, part, shared)
@@ -107,7 +118,7 @@ def align_citations(answer: str, texts: Sequence[str]) -> Aligned:
         if len(_words(claim)) < MIN_CLAIM_WORDS:
             continue
         cited = tuple(dict.fromkeys(int(n) for n in CITED.findall(sentence)))
-        found = _best_support(claim, texts)
+        found = _best_support(claim, texts, STRICT_SHARE)
         supporting = {
             n for n in cited if 1 <= n <= len(texts) and _best_support(claim, [texts[n - 1]])
         }
@@ -119,7 +130,11 @@ def align_citations(answer: str, texts: Sequence[str]) -> Aligned:
             )
             continue
         if found is None:
-            alignments.append(Alignment(claim, cited, None, "", "unsupported"))
+            # Some words in a source (an answer in another language than its notes shares
+            # little more): too little to cite it, enough not to call the claim unfounded.
+            weak = _best_support(claim, texts) is not None
+            action = "weak" if weak else "unsupported"
+            alignments.append(Alignment(claim, cited, None, "", action))
             continue
         source = found[0] + 1
         if sentence not in out:

@@ -57,3 +57,13 @@ def test_a_citation_to_a_source_that_does_not_exist_gives_way():
     )
     assert aligned.answer.endswith("30 Sekunden [2].")
     assert aligned.alignments[0].action == "replaced"
+
+
+def test_a_few_shared_words_neither_cite_a_source_nor_call_the_claim_unfounded():
+    """To cite a source the model did not, most of the sentence must rest on it; a claim
+    that shares two words with one (an answer in another language than its notes, or a
+    model's invention) is left as it is."""
+    answer = "Vermutlich erzeugt die Kalibrierung nach dem Tonerwechsel ein Bild des Lasers."
+    aligned = align_citations(answer, TEXTS)
+    assert aligned.answer == answer
+    assert [a.action for a in aligned.alignments] == ["weak"]
