@@ -142,7 +142,8 @@ def _callouts(state: StateCore) -> None:
         token.meta = {**(token.meta or {}), "callout": callout}
         kind = ""
         depth = 0
-        for inner in tokens[index + 1 :]:
+        for inner_index in range(index + 1, len(tokens)):
+            inner = tokens[inner_index]
             depth += inner.nesting if inner.type.startswith("blockquote") else 0
             if depth < 0:
                 break
