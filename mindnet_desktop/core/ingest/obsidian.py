@@ -88,8 +88,9 @@ def _comment_block(state: StateBlock, start: int, end: int, silent: bool) -> boo
     first = _line(state, start)
     if not first.startswith("%%"):
         return False
-    line = start
-    closed = "%%" in first[2:]
+    if "%%" in first[2:]:
+        return False  # closed on its own line: an inline comment, text may follow it
+    line, closed = start, False
     while not closed and line + 1 < end:
         line += 1
         closed = "%%" in _line(state, line)

@@ -60,6 +60,10 @@ def test_an_unclosed_comment_is_text() -> None:
     assert wikilinks("%%\n[[open block]]") == [("open block", False)]
 
 
+def test_text_after_a_comment_on_its_line_is_read() -> None:
+    assert wikilinks("%%note to self%% see [[L]]") == [("L", False)]
+
+
 def test_a_comment_between_links_hides_only_its_own() -> None:
     assert wikilinks("[[a]] %%[[b]]%% [[c]]\n%%\n[[d]]\n%%\n[[e]]") == [
         ("a", False),
