@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.core.ingest.markdown import headings, mask_code
+from mindnet_desktop.core.ingest.markdown import read_markdown
 from mindnet_desktop.core.ingest.parse import parse_markdown
 from mindnet_desktop.core.store.stopwords import STOP_WORDS
 
@@ -62,8 +62,8 @@ def note_names(vault: Path, gold: str) -> list[str]:
     if path.suffix.lower() != ".md" or not path.is_file():
         return [stem]
     note = parse_markdown(gold, path.read_text(encoding="utf-8"), "")
-    masked = mask_code(note.body)
-    names = [note.title, *note.aliases, stem, *(h.text for h in headings(masked))]
+    headings = read_markdown(note.body).headings
+    names = [note.title, *note.aliases, stem, *(h.text for h in headings)]
     return list(dict.fromkeys(names))  # the first heading is often the title
 
 

@@ -7,8 +7,6 @@ every edge satisfies the invariants of the edge rules (docs/notes.md) (`support.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 import yaml
 from hypothesis import example, given
@@ -19,7 +17,6 @@ from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.edges import derive_edges
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver
-from mindnet_desktop.core.ingest.markdown import headings, inline_code_spans
 from mindnet_desktop.core.ingest.parse import parse_markdown
 from tests.reliability.support import check_edges, count_example, hang_guard
 
@@ -148,38 +145,3 @@ def test_markdown_pipeline_never_crashes_hangs_or_breaks_invariants(path: str, t
     """
     count_example("markdown pipeline")
     pipeline(path, text)
-
-
-OLD_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*\r?$", re.MULTILINE)
-
-
-@given(
-    st.lists(
-        st.one_of(st.sampled_from(["#", " ", "\t", "\r", "\n", "a", "##", "# "]), st.text()),
-        max_size=20,
-    ).map("".join)
-)
-@example("# A ##\n## B #\t\n#   \n# #\n  ### C\\#\r\n#\tD\r")
-def test_linear_heading_pattern_reads_headings_as_before(text: str) -> None:
-    """Guards: the linear heading pattern finds the same headings (level, text, span) as the
-    old backtracking one on short inputs. Shown to fail by dropping the `rstrip` of closing
-    `#`s in markdown._heading_text (`# A ##` then read as `A ##`)."""
-    count_example("heading pattern (differential)")
-    old = [(len(m[1]), m[2].strip(), m.start(), m.end()) for m in OLD_HEADING.finditer(text)]
-    new = [(h.level, h.text, h.start, h.end) for h in headings(text)]
-    assert new == old
-
-
-OLD_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-
-
-@given(st.lists(st.sampled_from(["`", "``", "```", "a", " ", "\n", "b`", "`c"]), max_size=30))
-@example(["``", "a", "`"])
-@example(["```", "a", "``", "b", "`"])
-def test_inline_code_scan_finds_the_spans_of_the_old_pattern(pieces: list[str]) -> None:
-    """Guards: the linear inline-code scan masks exactly what the old backtracking pattern
-    masked. Shown to fail by trying only the whole run as opener (`range(length, length - 1,
-    -1)` in markdown.inline_code_spans): `` ``a` `` then has no span instead of `` `a` ``."""
-    count_example("inline code scan (differential)")
-    text = "".join(pieces)
-    assert inline_code_spans(text) == [m.span() for m in OLD_INLINE_CODE.finditer(text)]

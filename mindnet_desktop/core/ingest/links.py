@@ -10,17 +10,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mindnet_desktop.core.domain import KIND_ALIASES, normalize_kind  # noqa: F401 - re-exported
-from mindnet_desktop.core.ingest.markdown import mask_code
+from mindnet_desktop.core.ingest.markdown import read_markdown
 from mindnet_desktop.core.ingest.mdlinks import extract_md_links
 
 LinkRule = Literal["inline", "callout", "wikilink", "mdlink", "property"]
-WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 REL = re.compile(r"^rel:([A-Za-z][\w-]*)\s+(.+)$", re.DOTALL)
-CALLOUT_HEAD = re.compile(r"^[ \t]*>[ \t]*\[!edge\][+-]?[ \t]*(.*)$", re.IGNORECASE)
-CALLOUT_LINE = re.compile(r"^[ \t]*>(.*)$")
-KIND_PREFIX = re.compile(r"^[ \t]*([A-Za-z][\w-]*)[ \t]*:(.*)$")
 NOTE_EXTENSIONS = (".md", ".ctxt")
-BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -40,8 +35,12 @@ class Link:
 
 
 def split_target(raw: str) -> tuple[str, str]:
-    """`Note#Heading|alias` -> (`Note`, `Heading`); `Note#^block` -> (`Note`, `^block`)."""
-    target = raw.split("|", 1)[0].strip()
+    """`Note#Heading|alias` -> (`Note`, `Heading`); `Note#^block` -> (`Note`, `^block`).
+
+    In a table the alias bar is escaped (`[[Note\\|alias]]`); the backslash is not the
+    target's.
+    """
+    target = raw.split("|", 1)[0].strip().removesuffix("\\")
     target, _, heading = target.partition("#")
     heading = heading.strip()
     if not heading.startswith("^"):
@@ -50,60 +49,36 @@ def split_target(raw: str) -> tuple[str, str]:
 
 
 def extract_links(body: str, source_path: str = "") -> list[Link]:
-    """All references in `body` (code ignored, embeds skipped), in document order.
+    """All references in `body`, in document order, as the Markdown reader finds them
+    (never in code, escapes, HTML or `%%comments%%`; embeds skipped).
 
-    Inline `[[rel:kind T]]` and callout links carry their written kind; every other
-    wikilink and every Markdown link to a note (`[text](Note.md)`, `[text][label]`) is
-    `references`.
+    Inline `[[rel:kind T]]` and links in a `> [!edge]` callout line that names a kind carry
+    their written kind; every other wikilink and every Markdown link to a note
+    (`[text](Note.md)`, `[text][label]`) is `references`.
 
     Args:
         body: The note body (or a `.ctxt` chunk's text).
         source_path: Vault path of the note, to make relative Markdown links vault paths.
     """
-    masked = mask_code(body)
-    callout_kind: dict[int, str] = {}  # link offset -> kind, for links inside edge callouts
-    pos = 0
-    in_callout, kind = False, ""
-    for line in masked.split("\n"):
-        head = CALLOUT_HEAD.match(line)
-        if head:
-            in_callout, rest, kind = True, head.group(1), ""  # a new callout, no kind yet
-        elif in_callout and CALLOUT_LINE.match(line):
-            rest = CALLOUT_LINE.match(line).group(1)  # type: ignore[union-attr]
-        else:
-            in_callout, rest, kind = False, "", ""
-        if in_callout:
-            prefixed = KIND_PREFIX.match(rest)
-            if prefixed:
-                kind = normalize_kind(prefixed.group(1))
-            offset_in_line = len(line) - len(rest)
-            for match in WIKILINK.finditer(rest):
-                if kind and not match.group(1):
-                    callout_kind[pos + offset_in_line + match.start()] = kind
-        pos += len(line) + 1
-
     links = []
-    for match in WIKILINK.finditer(masked):
-        if match.group(1):  # ![[embed]]
+    for wikilink in read_markdown(body).wikilinks:
+        if wikilink.embed:
             continue
-        inner = body[match.start(2) : match.end(2)]
+        inner, offset = wikilink.inner, wikilink.start
         rel = REL.match(inner.strip())
         if rel:
             target, heading = split_target(rel.group(2))
-            links.append(
-                Link("inline", normalize_kind(rel.group(1)), target, heading, match.start())
-            )
+            links.append(Link("inline", normalize_kind(rel.group(1)), target, heading, offset))
             continue
         target, heading = split_target(inner)
         if not target and not heading:
             continue
-        if match.start() in callout_kind:
-            links.append(
-                Link("callout", callout_kind[match.start()], target, heading, match.start())
-            )
+        if wikilink.callout == "edge" and wikilink.callout_kind:
+            kind = normalize_kind(wikilink.callout_kind)
+            links.append(Link("callout", kind, target, heading, offset))
         else:
-            links.append(Link("wikilink", "references", target, heading, match.start()))
-    for md in extract_md_links(masked, source_path):
+            links.append(Link("wikilink", "references", target, heading, offset))
+    for md in extract_md_links(body, source_path):
         links.append(Link("mdlink", "references", md.target, md.heading, md.offset))
     return sorted(links, key=lambda link: link.offset)
 
@@ -115,8 +90,10 @@ def slug(heading: str) -> str:
 
 
 def block_ids(text: str) -> list[str]:
-    """Block ids (`^id` closing a line) in `text`, code ignored, as `^id`."""
-    return ["^" + m.group(1) for m in BLOCK_ID.finditer(mask_code(text))]
+    """Block ids (`^id` closing a paragraph, list item or heading) in `text`, as `^id`."""
+    if "^" not in text:
+        return []
+    return ["^" + block for block, _ in read_markdown(text).block_ids]
 
 
 def _norm(text: str) -> str:

@@ -20,9 +20,10 @@ from mindnet_desktop.core.store.protocol import NoteRecord
 MANIFEST_SCHEMA = 1
 # Version of what is embedded per chunk (ingest/embedding.py): a new recipe re-imports.
 EMBED_RECIPE = 2
-# Bumped when the edge rules find more links (2: Markdown, property and block links), so
-# that notes imported before are derived again.
-EDGE_RULES = 2
+# Bumped when the edge rules find more links (2: Markdown, property and block links; 3: the
+# CommonMark reader, docs/markdown.md), so that notes imported before are derived again
+# (chunks whose text did not change keep their vectors).
+EDGE_RULES = 3
 
 
 @dataclass(frozen=True)

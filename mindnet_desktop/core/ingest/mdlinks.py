@@ -13,16 +13,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-# Link text with one level of nested brackets (`[see [1]](x)`), which may wrap onto the next
-# line but not span a paragraph break; code is masked beforehand.
-TEXT = r"\[((?:[^\[\]\n]|\n(?![ \t]*\n)|\[[^\[\]\n]*\])*)\]"
-INLINE = re.compile(
-    TEXT + r"\(\s*(<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"  # an optional "title"
-)
-REFERENCE = re.compile(TEXT + r"(?:\[([^\[\]\n]*)\])?")
-DEFINITION = re.compile(r"^[ \t]{0,3}\[([^\[\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)[^\n]*$", re.MULTILINE)
-WIKILINK_SPAN = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
+from mindnet_desktop.core.ingest.markdown import read_markdown
+
 SCHEME = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)")
 NOTE_SUFFIXES = (".md", ".ctxt")
 PAGE_SUFFIXES = (".html", ".htm")
@@ -36,11 +28,6 @@ class MdLink:
     target: str
     heading: str
     offset: int
-
-
-def _label(text: str) -> str:
-    """Reference labels match case-insensitively with inner whitespace collapsed."""
-    return " ".join(text.split()).casefold()
 
 
 def note_target(raw: str, source_path: str) -> tuple[str, str] | None:
@@ -82,43 +69,17 @@ def note_target(raw: str, source_path: str) -> tuple[str, str] | None:
     return path, heading
 
 
-def extract_md_links(masked: str, source_path: str = "") -> list[MdLink]:
-    """Markdown links to notes in `masked` (a body with code already masked), in order.
+def extract_md_links(body: str, source_path: str = "") -> list[MdLink]:
+    """Markdown links to notes in `body`, in order: inline, reference (full, collapsed,
+    shortcut) and autolinks as CommonMark reads them; images are not links.
 
     Args:
-        masked: The note body with code masked (offsets are the body's).
+        body: The note body (offsets are the body's).
         source_path: Vault path of the note, for relative links.
     """
-    text = WIKILINK_SPAN.sub(lambda m: " " * len(m.group()), masked)
-    definitions: dict[str, str] = {}
-    for match in DEFINITION.finditer(text):
-        label = _label(match.group(1))
-        if not label.startswith("^"):  # `[^1]: ...` is a footnote
-            definitions.setdefault(label, match.group(2))
-    # Definition lines are not uses of their label.
-    text = DEFINITION.sub(lambda m: " " * len(m.group()), text)
-
-    found: list[MdLink] = []
-
-    def add(raw: str, offset: int) -> None:
-        target = note_target(raw, source_path)
+    found = []
+    for link in read_markdown(body).links:
+        target = None if link.image else note_target(link.href, source_path)
         if target is not None:
-            found.append(MdLink(target[0], target[1], offset))
-
-    taken: list[tuple[int, int]] = []
-    for match in INLINE.finditer(text):
-        taken.append((match.start(), match.end()))
-        if match.start() > 0 and text[match.start() - 1] == "!":
-            continue  # an image
-        add(match.group(2), match.start())
-    if definitions:
-        for match in REFERENCE.finditer(text):
-            if any(start <= match.start() < end for start, end in taken):
-                continue
-            if match.start() > 0 and text[match.start() - 1] in "!]":
-                continue
-            label = match.group(2) or match.group(1)  # full, collapsed `[x][]`, shortcut `[x]`
-            raw = definitions.get(_label(label))
-            if raw is not None:
-                add(raw, match.start())
-    return sorted(found, key=lambda link: link.offset)
+            found.append(MdLink(target[0], target[1], link.start))
+    return found

@@ -10,12 +10,11 @@ import frontmatter
 import yaml
 
 from mindnet_desktop.core.domain import Note
-from mindnet_desktop.core.ingest.markdown import headings, mask_code
+from mindnet_desktop.core.ingest.markdown import read_markdown
 
 FRONTMATTER_BLOCK = re.compile(
     r"\A---[ \t]*\r?\n(.*?)(?:\r?\n)?^(?:---|\.\.\.)[ \t]*$\r?\n?", re.DOTALL | re.MULTILINE
 )
-WIKILINK_SPAN = re.compile(r"!?\[\[[^\[\]\n]*\]\]")
 NOT_LINK_PROPERTIES = frozenset({"tags", "tag", "aliases", "alias", "cssclasses", "cssclass"})
 INLINE_TAG = re.compile(r"(?<![\w/#&\[\]])#([^\s#.,;:!?()\[\]{}\"'`]+)")
 
@@ -90,14 +89,15 @@ def _split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str, str |
     return dict(metadata), content, None
 
 
-def inline_tags(masked_body: str) -> list[str]:
-    """`#tags` in text (code already masked); headings (`# X`) and pure numbers are not tags."""
+def inline_tags(body: str) -> list[str]:
+    """`#tags` in the body's prose (never in code, links, comments or HTML); headings
+    (`# X`) and pure numbers are not tags."""
     tags = []
-    without_links = WIKILINK_SPAN.sub(lambda m: " " * len(m.group()), masked_body)
-    for match in INLINE_TAG.finditer(without_links):
-        tag = match.group(1).rstrip("/-")
-        if tag and not tag.isdigit():
-            tags.append(tag)
+    for text in read_markdown(body).prose:
+        for match in INLINE_TAG.finditer(text):
+            tag = match.group(1).rstrip("/-")
+            if tag and not tag.isdigit():
+                tags.append(tag)
     return tags
 
 
@@ -115,14 +115,14 @@ def parse_markdown(path: str, text: str, content_hash: str) -> Note:
     """
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     meta, body, warning = _split_frontmatter(text, path)
-    masked = mask_code(body)
+    doc = read_markdown(body)
     name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     title = _scalar(meta.get("title"))
     if not title:
-        h1 = next((h.text for h in headings(masked) if h.level == 1), "")
+        h1 = next((h.text for h in doc.headings if h.level == 1), "")
         title = h1 or name
     tags: list[str] = []
-    for tag in _as_list(meta.get("tags")) + inline_tags(masked):
+    for tag in _as_list(meta.get("tags")) + inline_tags(body):
         if tag not in tags:
             tags.append(tag)
     note_id = _scalar(meta.get("id")) or default_note_id(path)

@@ -106,3 +106,5 @@ def test_wikilinks_become_links_to_notes(vault: Path, open_mindnet) -> None:
         == "developer commands"
     )
     assert linked_markdown(mn, "x", "[[Nowhere]] ![[pic.png]]") == "Nowhere *pic.png*"
+    in_code = "`[[Nowhere]]` \\[[Nowhere]] %%[[Nowhere]]%%\n\n```\n[[Nowhere]]\n```\n"
+    assert linked_markdown(mn, "x", in_code) == in_code

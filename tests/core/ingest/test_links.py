@@ -54,9 +54,16 @@ def rows(body: str) -> list[Row]:
             id="callout-multiline",
         ),
         pytest.param(
-            "> [!EDGE]-\n> causes: [[X]]\nafter [[Y]]",
+            "> [!EDGE]-\n> causes: [[X]]\n\nafter [[Y]]",
             [("callout", "causes", "X", ""), ("wikilink", "references", "Y", "")],
             id="callout-folded-then-text",
+        ),
+        # CommonMark: a line without `>` right after a quoted paragraph continues it (a lazy
+        # continuation line), so it is in the callout, as Obsidian shows it.
+        pytest.param(
+            "> [!EDGE]-\n> causes: [[X]]\nafter [[Y]]",
+            [("callout", "causes", "X", ""), ("callout", "causes", "Y", "")],
+            id="callout-lazy-continuation",
         ),
         pytest.param(
             "> [!note] related_to: [[Q]]", [("wikilink", "references", "Q", "")], id="other-callout"

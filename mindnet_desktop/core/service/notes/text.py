@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote, unquote
 
 from mindnet_desktop.core.ingest.links import split_target
+from mindnet_desktop.core.ingest.markdown import read_markdown
 from mindnet_desktop.core.ingest.parse import parse_markdown
 from mindnet_desktop.core.service.notes.lookup import FindsNotes, NoteNotFoundError
 
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from mindnet_desktop.core.store.protocol import NoteRecord
 
 SCHEME = "mindnet-note"
-WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
 INLINE_RELATION = re.compile(r"^rel:(\S+)\s+(.+)$")
 
 
@@ -47,10 +47,9 @@ def _escape(text: str) -> str:
 
 def linked_markdown(mn: FindsNotes, note_id: str, body: str) -> str:
     """`body` with wikilinks as Markdown links (unresolved ones as plain text, embeds as
-    their name in italics)."""
+    their name in italics); `[[...]]` in code, comments or after an escape stays as it is."""
 
-    def link(match: re.Match[str]) -> str:
-        embed, inner = match.group(1), match.group(2)
+    def link(embed: bool, inner: str) -> str:
         relation = INLINE_RELATION.match(inner)
         kind = ""
         if relation:
@@ -69,7 +68,11 @@ def linked_markdown(mn: FindsNotes, note_id: str, body: str) -> str:
             return _escape(kind + label)
         return f"{_escape(kind)}[{_escape(label)}](<{note_url(found)}>)"
 
-    return WIKILINK.sub(link, body)
+    parts, pos = [], 0
+    for wikilink in read_markdown(body).wikilinks:
+        parts += [body[pos : wikilink.start], link(wikilink.embed, wikilink.inner)]
+        pos = wikilink.end
+    return "".join(parts) + body[pos:]
 
 
 def note_markdown(mn: NoteFiles, note_id: str) -> str:
