@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from mindnet_desktop.core.service.notes.text import note_section
 
-BODY = "# Titel\nIntro\n## Ursache\nFach 2\n```\n# kein Titel\n```\n### Detail\nRolle\n## Lehre\nEnde\n"
+BODY = (
+    "# Titel\nIntro\n## Ursache\nFach 2\n```\n# kein Titel\n```\n"
+    "### Detail\nRolle\n## Lehre\nEnde\n"
+)
 
 
 def test_a_section_runs_to_the_next_heading_of_its_level() -> None:
