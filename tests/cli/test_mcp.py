@@ -262,3 +262,23 @@ def test_a_paraphrased_question_finds_its_gold_note_with_the_real_embedder(
 
     assert gold in asyncio.run(session())
     assert index_files(data) == before
+
+
+def test_the_reader_follows_an_import_made_while_it_runs(vault: Path) -> None:
+    """Guards the re-open: the server holds the state it read; after `mindnet import` (as
+    `watch` does it) changed the manifest and left its snapshots, the next call serves the
+    new note."""
+    data = imported(vault)
+
+    async def session() -> tuple[list[str], list[str]]:
+        async with connect("--vault", str(vault)) as mcp:
+            _, first = await call(mcp, "search", query="Zitronenkuchen Rezept", k=3)
+            (vault / "Inbox" / "Kuchen.md").write_text(
+                "# Zitronenkuchen\n\nRezept: Zitronen, Zucker, Mehl.\n", encoding="utf-8"
+            )
+            assert main(["--vault", str(vault), "--data-dir", str(data), "import"]) == 0
+            _, second = await call(mcp, "search", query="Zitronenkuchen Rezept", k=3)
+            return [h["note_id"] for h in first["hits"]], [h["note_id"] for h in second["hits"]]
+
+    before, after = asyncio.run(session())
+    assert "Inbox/Kuchen" not in before and after[0] == "Inbox/Kuchen"
