@@ -282,3 +282,24 @@ def test_the_reader_follows_an_import_made_while_it_runs(vault: Path) -> None:
 
     before, after = asyncio.run(session())
     assert "Inbox/Kuchen" not in before and after[0] == "Inbox/Kuchen"
+
+
+def test_while_the_snapshots_lag_the_state_read_before_is_served(vault: Path) -> None:
+    """`watch` saves the snapshots only once the vault is quiet: meanwhile the manifest is
+    new and they are not. The server then answers from what it read, says `stale`, and
+    writes nothing (it neither saves the snapshots nor reads them anew)."""
+    data = imported(vault)
+    manifest = data / "manifest.json"
+
+    async def session() -> tuple[list, list, dict]:
+        async with connect("--vault", str(vault)) as mcp:
+            _, first = await call(mcp, "search", query="Papierstau", k=3)
+            manifest.write_bytes(manifest.read_bytes() + b"\n")  # as an import leaves it
+            before = index_files(data)
+            _, second = await call(mcp, "search", query="Papierstau", k=3)
+            _, listed = await call(mcp, "list_vaults")
+            assert index_files(data) == before
+            return first["hits"], second["hits"], listed[0]
+
+    first, second, listed = asyncio.run(session())
+    assert first == second and listed["state"] == "stale" and "import" in listed["message"]

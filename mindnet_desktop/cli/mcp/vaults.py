@@ -130,7 +130,10 @@ class ServedVault:
         except MindnetError as exc:
             return {**entry, "state": self.status().state, "message": str(exc)}
         entry["notes"] = len(mn.records)
-        behind = changed_files(self.path, mn.records)
+        try:
+            behind = changed_files(self.path, mn.records)
+        except MindnetError as exc:  # the folder went away since it was read
+            return {**entry, "state": "stale", "message": str(exc)}
         entry["state"] = "stale" if self.stale or behind else "ready"
         if self.stale:
             entry["message"] = f"the index changed and is being saved; or run `{self.fix()}`"
@@ -233,6 +236,9 @@ def import_first(vault: ServedVault) -> None:
             summary = import_for_readers(mn, ImportOptions(sync_deletes=True), show=False)
     except DataDirLockedError:
         log.warning("vault %s: another Mindnet process writes its index; not imported", vault.name)
+        return
+    except (MindnetError, OSError) as exc:  # served as it is; its calls say what is wrong
+        log.error("vault %s: the import failed: %s", vault.name, exc)
         return
     log.info(
         "vault %s: imported in %.1f s: %d notes (%d added, %d changed, %d deleted)",
