@@ -15,7 +15,15 @@ from mindnet_desktop.core.service.vault.mindnet import Mindnet
 def cmd_search(args: argparse.Namespace, mn: Mindnet) -> int:
     root = edge_actions.resolve_node(mn, args.root) if args.root else None
     result = hybrid_search(
-        mn, args.query, args.k, args.type, root, args.depth, args.lang, per_note=args.per_note
+        mn,
+        args.query,
+        args.k,
+        args.type,
+        root,
+        args.depth,
+        args.lang,
+        per_note=args.per_note,
+        folder=args.folder,
     )
     if args.json:
         info = mn.queries.node_info(root) if root else None

@@ -12,10 +12,14 @@ from mindnet_desktop.core.chat.rewrite import EXPANSIONS
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 
 
-def _global_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+def _global_options(parser: argparse.ArgumentParser, suppress: bool, vault: bool = True) -> None:
+    """`vault`: with --vault and --data-dir (`mcp` repeats them its own way)."""
     default = argparse.SUPPRESS if suppress else None
-    parser.add_argument("--vault", default=default, help="vault folder (or MINDNET_VAULT)")
-    parser.add_argument("--data-dir", default=default, help="index folder (or MINDNET_DATA_DIR)")
+    if vault:
+        parser.add_argument("--vault", default=default, help="vault folder (or MINDNET_VAULT)")
+        parser.add_argument(
+            "--data-dir", default=default, help="index folder (or MINDNET_DATA_DIR)"
+        )
     parser.add_argument("--config", default=default, help="config folder (or MINDNET_CONFIG_DIR)")
     parser.add_argument(
         "--embedder",
@@ -92,8 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     edges.add_argument("--include-deleted", action="store_true", help="deleted edges too")
     sub.add_parser("doctor", parents=[common], help="check config, models and data dir")
     _graph_commands(sub, common)
-    from mindnet_desktop.cli import bench, learn, models, probe
+    from mindnet_desktop.cli import bench, learn, mcp, models, probe
 
+    several = argparse.ArgumentParser(add_help=False)
+    _global_options(several, suppress=True, vault=False)
+    mcp.add_parser(sub, several)
     bench.add_parser(sub, common)
     learn.add_parser(sub, common)
     probe.add_parser(sub, common)
@@ -142,6 +149,7 @@ def _graph_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     search.add_argument("--lang", choices=["de", "en"], help="language of the reasons")
     search.add_argument("--type", action="append", help="only notes of these types")
     search.add_argument("--root", help="only within this node's neighbourhood")
+    search.add_argument("--folder", help="only notes in this folder (and below it)")
     search.add_argument("--depth", type=int, default=2)
     search.add_argument("--per-note", action="store_true", help="one hit per note (its best chunk)")
 
@@ -231,6 +239,10 @@ def run(args: argparse.Namespace) -> int:
         from mindnet_desktop.cli import bench
 
         return bench.run(args)
+    if args.command == "mcp":  # its own vaults
+        from mindnet_desktop.cli import mcp
+
+        return mcp.run(args)
     if args.command == "models":  # no vault needed
         from mindnet_desktop.cli import models
 

@@ -14,7 +14,7 @@ from typing import Any
 from mindnet_desktop.cli.common import drive, json_line, open_mindnet, print_json, vault_of
 from mindnet_desktop.core.config.paths import resolve_data_dir
 from mindnet_desktop.core.config.type_registry import load_types, resolve_config_dir
-from mindnet_desktop.core.domain import Edge
+from mindnet_desktop.core.domain import Edge, ImportSummary
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.service.search.view import keep_note_index
@@ -48,6 +48,19 @@ def _edge_line(edge: Edge) -> str:
     return f"{edge.source_id} -[{edge.kind}]-> {target}  ({how})"
 
 
+def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> ImportSummary:
+    """Import the vault of `mn` (opened for writing), then leave what a fresh reader
+    searches (the chunk snapshot and the note index) in step with it."""
+    before = mn.snapshots.signatures()[0]
+    outcome = drive(mn.import_vault(options), show)
+    # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py).
+    changed = {r.note.note_id for r in outcome.written} | set(outcome.deleted)
+    after = mn.snapshots.signatures()[0]
+    update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
+    keep_note_index(mn)  # and what a search reads of the notes and the graph
+    return outcome.summary
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     options = ImportOptions(args.sync_deletes, args.force, args.purge_before_upsert)
     if args.rebuild:
@@ -58,14 +71,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"mindnet: the old index was moved to {moved}", file=sys.stderr)
     with open_mindnet(args, write=True) as mn:
         show = not args.json and not args.no_progress and sys.stderr.isatty()
-        before = mn.snapshots.signatures()[0]
-        outcome = drive(mn.import_vault(options), show)
-        summary = outcome.summary
-        # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py).
-        changed = {r.note.note_id for r in outcome.written} | set(outcome.deleted)
-        after = mn.snapshots.signatures()[0]
-        update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
-        keep_note_index(mn)  # and what a search reads of the notes and the graph
+        summary = import_for_readers(mn, options, show)
     if args.json:
         print_json(summary.to_dict())
         return 0

@@ -9,6 +9,7 @@ send, name lookup, HTTP, URL opening), and the test looks at the process's open 
 every 20 ms from outside, which also sees sockets opened by native code (Chroma's Rust core,
 tantivy, llama.cpp, the embedder) — any of them in the kernel's TCP, UDP or raw tables.
 `--chroma-url` (a Chroma server) is the one mode that talks to the network, on purpose.
+`mindnet mcp` serves over stdin and stdout only: an assistant spawns it, nothing listens.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class Watched:
             cmd,
             cwd=REPO,
             env=env,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -89,6 +91,18 @@ class Watched:
         threading.Thread(target=lambda: self.err.extend(self.proc.stderr)).start()
         self._poller = threading.Thread(target=self._poll)
         self._poller.start()
+
+    def send(self, message: dict) -> None:
+        """One JSON-RPC message on the child's stdin (`mindnet mcp`)."""
+        self.proc.stdin.write(json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+
+    def reply(self, request_id: int, timeout: float = 300) -> dict:
+        """The JSON-RPC response to `request_id` among the lines the child prints."""
+        while True:
+            message = json.loads(self.lines.get(timeout=timeout))
+            if message.get("id") == request_id:
+                return message
 
     def _read_out(self) -> None:
         for line in self.proc.stdout:
@@ -161,6 +175,44 @@ def test_no_socket_is_opened_during_import_watch_search_and_ask(tmp_path) -> Non
 
     assert attempts(log) == []
     assert seen == {"import": {}, "watch": {}, "search": {}, "ask": {}}
+
+
+@pytest.mark.e2e
+def test_mcp_serves_over_stdio_without_a_socket(tmp_path) -> None:
+    """Guards `mindnet mcp`: while a client initialises it, lists its tools, searches and
+    asks the local model (`--with-ask`), no socket is opened by Python or native code (a
+    stdio server on an SDK that also ships HTTP transports: none of them may start).
+
+    Shown to fail by a socket bound and listening in `mcp.run` before the server starts."""
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION
+
+    vault, data = tmp_path / "vault", tmp_path / "data"
+    shutil.copytree(EXAMPLE_VAULT, vault)
+    log = tmp_path / "net.jsonl"
+    run = Watched(log, vault, data, "import", "--json")
+    assert run.wait() == 0, "".join(run.err)[-2000:]
+
+    run = Watched(log, vault, data, "mcp", "--with-ask", "--model", "test")
+    hello = {"clientInfo": {"name": "test", "version": "0"}, "capabilities": {}}
+    hello["protocolVersion"] = LATEST_HANDSHAKE_VERSION
+    run.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+    assert "Mode: read-only" in run.reply(1)["result"]["instructions"]
+    run.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    run.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    assert "ask" in {t["name"] for t in run.reply(2)["result"]["tools"]}
+    search = {"name": "search", "arguments": {"query": "Was hilft bei Papierstau?"}}
+    run.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": search})
+    assert not run.reply(3)["result"].get("isError")
+    ask = {"name": "ask", "arguments": {"question": "How do I fix a paper jam?"}}
+    run.send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": ask})
+    answered = run.reply(4, timeout=600)["result"]
+    assert not answered.get("isError"), answered
+    assert json.loads(answered["content"][0]["text"])["sources"]
+    run.proc.stdin.close()  # the client goes: the server ends
+    assert run.wait(120) == 0, "".join(run.err)[-2000:]
+    assert run.polls > 5
+    assert attempts(log) == []
+    assert run.sockets == {}
 
 
 def test_the_witnesses_see_a_connection_attempt_and_a_listening_socket(tmp_path) -> None:

@@ -53,6 +53,16 @@ class Snapshots:
         (reading no store here lets a graph query start without opening it)."""
         return _digest(self.manifest), _digest(self.manifest, self.overlay)
 
+    def records_in_step(self, signature: str | None) -> bool:
+        """The records snapshot on disk was taken at `signature` (its header alone is read)."""
+        if signature is None:
+            return False
+        try:
+            with open(self.data_dir / RECORDS_FILE, "rb") as handle:
+                return bool(pickle.load(handle) == (SNAPSHOT_SCHEMA, signature))
+        except Exception:  # noqa: BLE001 - missing or broken: not in step
+            return False
+
     def load_records(self, signature: str | None) -> dict[str, NoteRecord] | None:
         data = self._load(RECORDS_FILE, signature)
         return data if isinstance(data, dict) else None

@@ -75,12 +75,28 @@ def linked_markdown(mn: FindsNotes, note_id: str, body: str) -> str:
     return "".join(parts) + body[pos:]
 
 
-def note_markdown(mn: NoteFiles, note_id: str) -> str:
-    """The note's body (read from the vault when the file is there, else as imported)
-    with resolved links."""
+def note_body(mn: NoteFiles, note_id: str) -> str:
+    """The note's body: read from the vault when the file is there, else as imported."""
     note = mn.records[note_id].note
-    body = note.body
     path = mn.vault / note.path
     if note.format == "markdown" and path.is_file():
-        body = parse_markdown(note.path, path.read_text(encoding="utf-8"), "").body
-    return linked_markdown(mn, note_id, body)
+        return parse_markdown(note.path, path.read_text(encoding="utf-8"), "").body
+    return note.body
+
+
+def note_markdown(mn: NoteFiles, note_id: str) -> str:
+    """The note's body (`note_body`) with resolved links."""
+    return linked_markdown(mn, note_id, note_body(mn, note_id))
+
+
+def note_section(body: str, heading: str) -> str | None:
+    """The section of `body` under `heading` (case-insensitive, leading `#`s ignored), from
+    its heading line to the next heading of the same or a higher level (its subsections
+    stay in); the first match when several do; None when no heading matches."""
+    found = read_markdown(body).headings  # not a `# comment` in a code block
+    wanted = heading.strip().lstrip("#").strip().casefold()
+    for i, head in enumerate(found):
+        if head.text.casefold() == wanted:
+            end = next((h.start for h in found[i + 1 :] if h.level <= head.level), len(body))
+            return body[head.start : end].rstrip()
+    return None

@@ -3,14 +3,16 @@ strategy's note types (DECISION: values, principles, goals), log the query."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mindnet_desktop.core.chat.intent import Routing
-from mindnet_desktop.core.domain import name_words
+from mindnet_desktop.core.domain import Note, name_words
 from mindnet_desktop.core.retrieval.explain import system_language, text
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.core.service.search.routing import VaultSettings, route_question
+from mindnet_desktop.core.store.protocol import CandidateFilter
 
 if TYPE_CHECKING:
     import numpy as np
@@ -106,12 +108,14 @@ def hybrid_search(
     log: bool = True,
     model: str | None = None,
     per_note: bool = False,
+    folder: str | None = None,
 ) -> SearchResult:
     """Rank chunks for `query` and explain each hit.
 
-    Candidates: the semantic and the lexical top-N (restricted by `types` and the `root`
-    neighbourhood when given) plus the chunks of notes the query names and of their direct
-    neighbours. `per_note`: one hit (the best chunk) per note.
+    Candidates: the semantic and the lexical top-N (restricted by `types`, the `root`
+    neighbourhood and the `folder` (vault-relative, its subfolders too) when given) plus
+    the chunks of notes the query names and of their direct neighbours. `per_note`: one hit
+    (the best chunk) per note.
     """
     from mindnet_desktop.core.graph.queries import QueryError
 
@@ -126,19 +130,23 @@ def hybrid_search(
         if types or root is not None
         else (None, True)
     )
+    if folder:
+        only = _in_folder(mn.search_view.notes, folder, only)
+        possible = possible and bool(only.note_ids)
     if not possible:
         return _finish(mn, query, routing, [], log, model)
     vector = mn.embedder.embed_query([query])[0]
     extra: list[str] = []
     named = named_notes(mn, query)
-    if root is None and not types:
+    unfiltered = root is None and not types and not folder
+    if unfiltered:
         for note_id in named:
             extra.extend(graph.chunks_of(note_id))
             for node in graph.note_neighbours(note_id):
                 extra.extend(graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
     feedback = mn.feedback.effects(vector)
-    if root is None and not types:  # notes rated up for a like question join the candidates
+    if unfiltered:  # notes rated up for a like question join the candidates
         liked = sorted(
             (n for n, e in feedback.items() if e.raw > 0), key=lambda n: -feedback[n].raw
         )
@@ -157,7 +165,7 @@ def hybrid_search(
     )
     hits = ranking.hits
     inject = mn.decision_engine.strategies[routing.intent].inject_types
-    if inject and root is None:
+    if inject and root is None and not folder:
         present = {h.note_id for h in hits}
         chosen = mn.top_notes(vector, set(inject), INJECTED_PER_QUERY, present)
         chunks = [c for note in chosen for c in graph.chunks_of(note)]
@@ -186,6 +194,18 @@ def hybrid_search(
             present.add(hit.note_id)
             added += 1
     return _finish(mn, query, routing, hits, log, model)
+
+
+def _in_folder(
+    notes: Mapping[str, Note], folder: str, only: CandidateFilter | None
+) -> CandidateFilter:
+    """`only` narrowed to the notes in `folder` (or below it)."""
+    prefix = folder.strip("/") + "/"
+    inside = frozenset(n for n, note in notes.items() if note.path.startswith(prefix))
+    if only is None:
+        return CandidateFilter(note_ids=inside)
+    kept = inside if only.note_ids is None else inside & only.note_ids
+    return CandidateFilter(only.types, kept)
 
 
 def _finish(

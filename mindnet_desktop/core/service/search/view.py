@@ -91,11 +91,11 @@ class SearchView:
             self.index.close()
 
 
-def open_search_view(mn: ViewSource, fresh: bool) -> SearchView:
+def open_search_view(mn: ViewSource, fresh: bool, keep: bool = True) -> SearchView:
     """The view a search of `mn` reads. `fresh` (a lazy reader that has loaded nothing yet):
-    the note index when one is in step; when none is, the records and the graph, and an
-    index of them is written for the next fresh search (as the records and graph snapshots
-    are when missing)."""
+    the note index when one is in step; when none is, the records and the graph, and (with
+    `keep`) an index of them is written for the next fresh search (as the records and graph
+    snapshots are when missing)."""
     if not fresh:
         return SearchView.over(mn.records, mn.graph, mn.vocabulary.symmetric)
     signature = mn.snapshots.signatures()[1]  # before reading: a race only misses
@@ -103,7 +103,8 @@ def open_search_view(mn: ViewSource, fresh: bool) -> SearchView:
     if index is not None:
         return SearchView.of_index(index, Vocabulary(mn.config_dir).symmetric)
     view = SearchView.over(mn.records, mn.graph, mn.vocabulary.symmetric)
-    write_note_index(mn.data_dir, mn.records, mn.graph, signature)
+    if keep:
+        write_note_index(mn.data_dir, mn.records, mn.graph, signature)
     return view
 
 

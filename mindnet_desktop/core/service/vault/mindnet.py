@@ -61,6 +61,8 @@ class Mindnet:
             store's checks (corruption, embedder) run only when it is opened.
         writer_lock: A writer lock held already (a child importing for its parent, see
             `import_child`); implies `write`.
+        keep_caches: A reader may save the snapshots and the note index it found out of
+            step (False: it leaves the data dir as it is, see `VaultState`).
 
     What was read of the index (records, graph, kinds, search view, note vectors) is held by
     `state` (`VaultState`), which keeps it in step with imports and edge changes; the
@@ -84,6 +86,7 @@ class Mindnet:
         chroma_url: str | None = None,
         lazy_store: bool = False,
         writer_lock: WriterLock | None = None,
+        keep_caches: bool = True,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -123,6 +126,7 @@ class Mindnet:
                 self.embedder.name,
                 fresh_reader=not eager,
                 feedback=FeedbackIndex(self),  # the user's ratings, for the feedback term
+                keep_caches=keep_caches or write,
             )
             if eager and self.store.reset:  # the manifest describes vectors that are gone
                 self.state.manifest.invalidate()

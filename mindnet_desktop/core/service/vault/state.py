@@ -51,6 +51,9 @@ class VaultState:
         fresh_reader: A lazy reader: its first search may read the note index instead of
             loading the records and the graph.
         feedback: The ratings' index (forgotten when another process wrote the index).
+        keep_caches: Save the records and graph snapshots and the note index when what was
+            read was not in step with them (False: a reader that leaves the data dir as it
+            is, `mindnet mcp`).
     """
 
     def __init__(
@@ -61,6 +64,7 @@ class VaultState:
         embedder: str,
         fresh_reader: bool,
         feedback: FeedbackIndex,
+        keep_caches: bool = True,
     ) -> None:
         self.data_dir = data_dir
         self.config_dir = config_dir
@@ -68,6 +72,7 @@ class VaultState:
         self.embedder = embedder
         self.fresh_reader = fresh_reader
         self.feedback = feedback
+        self.keep_caches = keep_caches
         self.manifest = Manifest(data_dir / "manifest.json")  # kept between imports
         self.overlay = EdgeOverlay(data_dir)
         self.snapshots = Snapshots(data_dir)
@@ -86,7 +91,8 @@ class VaultState:
             records = self.snapshots.load_records(signature)
             if records is None:
                 records = self.open_store().note_records()
-                self.snapshots.save_records(records, signature)
+                if self.keep_caches:
+                    self.snapshots.save_records(records, signature)
             self._records = records
         return self._records
 
@@ -99,7 +105,8 @@ class VaultState:
             graph = self.snapshots.load_graph(signature, self.overlay)
             if graph is None:
                 graph = KnowledgeGraph.from_records(self.records.values(), self.overlay)
-                self.snapshots.save_graph(graph, signature)
+                if self.keep_caches:
+                    self.snapshots.save_graph(graph, signature)
             self._graph = graph
         return self._graph
 
@@ -121,7 +128,7 @@ class VaultState:
         reader's note index, else the records and the graph."""
         if self._search_view is None:
             fresh = self.fresh_reader and self._records is None and self._graph is None
-            self._search_view = open_search_view(self, fresh)
+            self._search_view = open_search_view(self, fresh, self.keep_caches)
         return self._search_view
 
     def has_note(self, note_id: str) -> bool:
