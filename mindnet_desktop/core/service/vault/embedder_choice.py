@@ -13,7 +13,12 @@ import os
 from pathlib import Path
 
 from mindnet_desktop.core.chat.grounding import detect_language
-from mindnet_desktop.core.models.embedders import DEFAULT_EMBEDDER, Embedder, make_embedder
+from mindnet_desktop.core.models.embedders import (
+    CHOICES,
+    DEFAULT_EMBEDDER,
+    Embedder,
+    make_embedder,
+)
 from mindnet_desktop.core.store.chunk_snapshot import snapshot_embedder
 
 AUTO = "auto"
@@ -61,10 +66,15 @@ def resolve_embedder(
     fresh: bool = False,
 ) -> Embedder:
     """`make_embedder` that also understands `auto` (reads a sample of the vault's notes;
-    `fresh` as in `chosen_embedder`); no name: `MINDNET_EMBEDDER`, else the default."""
+    `fresh` as in `chosen_embedder`). No name: `MINDNET_EMBEDDER`, else the packaged model
+    the vault's index was built with (unless `fresh`), else the default: a search after
+    `import --embedder minilm` needs no flag."""
     from mindnet_desktop.core.ingest.vault import scan_vault
 
-    name = name or os.environ.get("MINDNET_EMBEDDER") or DEFAULT_EMBEDDER
+    name = name or os.environ.get("MINDNET_EMBEDDER")
+    if not name:
+        built = None if fresh else snapshot_embedder(data_dir)
+        name = built if built in CHOICES else DEFAULT_EMBEDDER
     if name != AUTO:
         return make_embedder(name, threads)
     notes = list(scan_vault(vault)) if vault.is_dir() else []

