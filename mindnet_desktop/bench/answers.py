@@ -2,8 +2,10 @@
 give, cite the note that gives it, cite only sources that exist, answer in the question's
 language and say "not found in your notes" when the notes do not hold the answer?
 
-Every figure is a share of the questions it applies to: `fact`, `cites_gold` and
-`fact_and_cited` over the answerable ones, `abstains` over the unanswerable ones (and
+Every figure is a share of the questions it applies to: `fact`, `cites_gold`,
+`fact_and_cited`, `evidence_fact` and `evidence_gold` (the sentences chosen before the
+model) over the answerable ones, `marked_right` over the right answers, `told_unanswerable`
+over the unanswerable ones, `abstains` over the unanswerable ones (and
 `false_abstain` over the answerable), the others over all. Times: time to first token as the
 user waits for it (routing, retrieval and prompt included) and decode tokens per second.
 """
@@ -40,6 +42,10 @@ METRICS = (
     "false_warning",
     "warns_when_wrong",
     "withheld_right",
+    "evidence_fact",
+    "evidence_gold",
+    "marked_right",
+    "told_unanswerable",
 )
 
 
@@ -93,6 +99,13 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
     # The user is told it is not in the notes either way: the model says so, or the answer
     # names a figure no source holds ("not in your notes: 256 KB").
     warned = abstained or bool(result.unsupported_figures)
+    # Before the model: do the evidence sentences hold the fact, and come from a gold note?
+    path_of = {h.note_id: h.path for h in result.sources}
+    evidence = " ".join(e.sentence for e in result.evidence)
+    evidence_fact = any(re.search(p, evidence, re.IGNORECASE) for p in question.expect)
+    evidence_gold = any(path_of.get(e.note_id) in question.gold for e in result.evidence)
+    # After it: a sentence the alignment found in no source is shown marked.
+    marked = any(a.action == "unsupported" for a in result.alignments)
     return {
         "fact": fact if question.answerable else None,
         "cites_gold": gold if question.answerable else None,
@@ -107,6 +120,12 @@ def score(question: AnswerQuestion, result: AskResult) -> dict[str, bool | None]
         "false_warning": warned if question.answerable and fact else None,
         "warns_when_wrong": warned if question.answerable and not fact else None,
         # Of the answers whose draft was right, those the second look withheld (hidden).
+        "evidence_fact": evidence_fact if question.answerable else None,
+        "evidence_gold": evidence_gold if question.answerable else None,
+        # A right answer with a sentence marked "not found in your notes" (a false mark).
+        "marked_right": marked if question.answerable and fact else None,
+        # The user is told, one way or another: abstained, a figure, or a marked sentence.
+        "told_unanswerable": (warned or marked) if not question.answerable else None,
         "withheld_right": (
             result.draft_answer is not None if question.answerable and right_draft else None
         ),
@@ -154,6 +173,9 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
         "excerpts": result.excerpts,
         "top_similarity": round(max((h.similarity for h in result.sources), default=0.0), 3),
         "sources": len(result.sources),
+        "evidence": [{"citation": e.citation, "sentence": e.sentence} for e in result.evidence],
+        "evidence_s": result.evidence_seconds,
+        "alignments": [a.to_dict() for a in result.alignments],
         "ttft_s": round(ttft, 2),
         "after_answer_s": round(checked, 2),
         "tokens": tokens,
@@ -172,6 +194,8 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
     ttfts = [r["ttft_s"] for r in rows]
     speeds = [r["tokens_per_s"] for r in rows if r["tokens_per_s"]]
     summary["median_ttft_s"] = round(statistics.median(ttfts), 2) if ttfts else None
+    ready = [r["evidence_s"] for r in rows if r.get("evidence_s") is not None]
+    summary["median_evidence_s"] = round(statistics.median(ready), 3) if ready else None
     summary["median_tokens_per_s"] = round(statistics.median(speeds), 1) if speeds else None
     return summary
 
@@ -217,6 +241,10 @@ def answers_table(result: dict[str, Any]) -> str:
         "false_warning": "abstains or flags a right answer (of right answers)",
         "warns_when_wrong": "abstains or flags a wrong answer (of wrong answers)",
         "withheld_right": "right draft withheld as not found (of right drafts)",
+        "evidence_fact": "top-3 evidence holds the fact",
+        "evidence_gold": "top-3 evidence comes from a gold note",
+        "marked_right": "right answer with a sentence marked not found (of right answers)",
+        "told_unanswerable": "unanswerable: told (abstains, a figure or a marked sentence)",
     }
     for metric, label in labels.items():
         cells = []
@@ -227,6 +255,11 @@ def answers_table(result: dict[str, Any]) -> str:
     lines.append(
         "| median time to first token | "
         + " | ".join(f"{s['median_ttft_s']} s" for s in summaries)
+        + " |"
+    )
+    lines.append(
+        "| median time to evidence | "
+        + " | ".join(f"{s.get('median_evidence_s')} s" for s in summaries)
         + " |"
     )
     lines.append(

@@ -108,3 +108,25 @@ def test_bench_intents_routes_the_answers_set_as_a_second_check():
     assert (second["plain"], second["decisions"]) == (3, 1)
     assert second["plain_at_fact"] == 3  # no keyword of another intent in these questions
     assert second["decisions_at_decision"] == 1  # "soll ich" is a DECISION keyword
+
+
+def test_evidence_and_marks_are_scored_apart_from_the_answer():
+    """The evidence is judged before the model (fact, gold note); a right answer with a
+    sentence marked "not found" is a false mark; an unanswerable question is told by a mark."""
+    from mindnet_desktop.core.chat.align import Alignment
+    from mindnet_desktop.core.chat.evidence import Evidence
+
+    manual = ScoredHit("m#1", "m", "m", "Produkte/LaserJet 500 Handbuch.md", "concept", "t", 1.0)
+    toner = ScoredHit("t#1", "t", "t", "Support/Toner wechseln.md", "concept", "t", 1.0)
+    result = AskResult("q", "?", Routing("FACT", "keyword"), "10 cm [1].", [manual, toner])
+    result.evidence = [Evidence(2, "t", "t#1", "Toner wechseln dauert 30 Sekunden.", 0, 1, 0.5)]
+    checks = score(_question(), result)
+    assert checks["evidence_fact"] is False and checks["evidence_gold"] is False
+    result.evidence.append(Evidence(1, "m", "m#1", "Hinten 10 cm frei lassen.", 0, 1, 0.4))
+    checks = score(_question(), result)
+    assert checks["evidence_fact"] is True and checks["evidence_gold"] is True
+    assert checks["marked_right"] is False
+    result.alignments = [Alignment("Der Mond ist aus Käse.", (), None, "", "unsupported")]
+    assert score(_question(), result)["marked_right"] is True
+    told = score(_question("unanswerable"), result)
+    assert told["told_unanswerable"] is True and told["evidence_fact"] is None
