@@ -47,6 +47,7 @@ CITATION = re.compile(r"\s*\[\d+\]")  # one, with the space before it
 # To cite a source the model did not, it must hold MIN_SHARED of the claim's content words
 # and at least this share of them (to keep a citation the model gave, either is enough).
 STRICT_SHARE = 0.5
+POINTS_AT_NOTES = re.compile(r"(?i)\b(?:notes?|notiz(?:en)?|sources?|quellen?)\b")
 
 
 @dataclass(frozen=True)
@@ -84,17 +85,19 @@ def _numbers(text: str) -> set[str]:
 
 
 def _best_support(
-    claim: str, texts: Sequence[str], share: float = MIN_SHARE
+    claim: str, texts: Sequence[str], share: float = MIN_SHARE, known: frozenset[str] = frozenset()
 ) -> tuple[int, str, int] | None:
     """(source index, sentence, shared words) of the source sentence that best supports
-    `claim` (with `MIN_SHARED` words or `share` of them; `STRICT_SHARE`: both), or None."""
-    words, numbers = _words(claim), _numbers(claim)
+    `claim` (with `MIN_SHARED` words or `share` of them; `STRICT_SHARE`: both), or None. The
+    source must hold every number of the claim, except the `known` ones (the question's: a
+    product's "500" is no claim)."""
+    words, numbers = _words(claim), _numbers(claim) - known
     strict = share >= STRICT_SHARE
     best: tuple[int, str, int] | None = None
     for i, text in enumerate(texts):
+        if numbers - _numbers(text):
+            continue  # a number the claim states is nowhere in this source
         for part, _new_line in split_sentences(text):
-            if numbers - _numbers(part):
-                continue  # a number the claim states is not in this sentence
             shared = len(words & _words(part))
             enough, most = shared >= MIN_SHARED, shared / len(words) >= share
             if not (enough and most if strict else enough or most):
@@ -104,27 +107,34 @@ def _best_support(
     return best
 
 
-def align_citations(answer: str, texts: Sequence[str]) -> Aligned:
+def align_citations(
+    answer: str, texts: Sequence[str], question: str = "", mark: bool = True
+) -> Aligned:
     """`answer` with its citations set by alignment to `texts` (what the model read of each
     source, in citation order), and one `Alignment` per sentence that claims something.
-    An answer that says the notes do not hold it is left as it is."""
+    An answer that says the notes do not hold it is left as it is. The `question`'s numbers
+    need no source. `mark`: a sentence no source supports is `unsupported` (else `weak`):
+    a fact answer's are claims; a decision's or an encouragement's are the model's advice."""
     if not answer.strip() or says_not_found(answer):
         return Aligned(answer)
+    known = frozenset(_numbers(question))
     out = answer
     alignments = []
     prose = CODE_BLOCK.sub(" ", answer)
     for sentence in _sentences(prose):
         claim = CITATION.sub("", sentence).strip()
-        if len(_words(claim)) < MIN_CLAIM_WORDS:
+        if len(_words(claim)) < MIN_CLAIM_WORDS or _pointer(claim):
             continue
         cited = tuple(dict.fromkeys(int(n) for n in CITED.findall(sentence)))
-        found = _best_support(claim, texts, STRICT_SHARE)
+        found = _best_support(claim, texts, STRICT_SHARE, known)
         supporting = {
-            n for n in cited if 1 <= n <= len(texts) and _best_support(claim, [texts[n - 1]])
+            n
+            for n in cited
+            if 1 <= n <= len(texts) and _best_support(claim, [texts[n - 1]], known=known)
         }
         if supporting:
             source = min(supporting)
-            support = _best_support(claim, [texts[source - 1]])
+            support = _best_support(claim, [texts[source - 1]], known=known)
             alignments.append(
                 Alignment(claim, cited, source, support[1] if support else "", "kept")
             )
@@ -132,7 +142,7 @@ def align_citations(answer: str, texts: Sequence[str]) -> Aligned:
         if found is None:
             # Some words in a source (an answer in another language than its notes shares
             # little more): too little to cite it, enough not to call the claim unfounded.
-            weak = _best_support(claim, texts) is not None
+            weak = not mark or _best_support(claim, texts, known=known) is not None
             action = "weak" if weak else "unsupported"
             alignments.append(Alignment(claim, cited, None, "", action))
             continue
@@ -144,6 +154,14 @@ def align_citations(answer: str, texts: Sequence[str]) -> Aligned:
         action = "replaced" if cited else "added"
         alignments.append(Alignment(claim, cited, source, found[1], action))
     return Aligned(out, alignments)
+
+
+def _pointer(claim: str) -> bool:
+    """A sentence that points at the notes or at what follows ("as shown in note [2]",
+    "the notes say:") rather than stating something: it claims nothing of its own."""
+    return claim.rstrip().endswith(":") or (
+        POINTS_AT_NOTES.search(claim) is not None and not _numbers(claim)
+    )
 
 
 def _cite(sentence: str, source: int) -> str:

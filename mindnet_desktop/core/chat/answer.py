@@ -411,7 +411,8 @@ def generate(
             result.answer += f" [{cite}]"
             result.repaired_citation = cite
             yield Token(f" [{cite}]")
-        aligned = align_citations(result.answer, texts)
+        fact = result.routing.intent == "FACT"
+        aligned = align_citations(result.answer, texts, result.question, mark=fact)
         result.alignments = aligned.alignments
         if not result.cancelled:
             result.answer = aligned.answer  # citations set by what supports each sentence

@@ -67,3 +67,15 @@ def test_a_few_shared_words_neither_cite_a_source_nor_call_the_claim_unfounded()
     aligned = align_citations(answer, TEXTS)
     assert aligned.answer == answer
     assert [a.action for a in aligned.alignments] == ["weak"]
+
+
+def test_the_questions_numbers_and_pointers_at_the_notes_are_not_claims():
+    """A product's number from the question needs no source; "as the note shows:" states
+    nothing; a decision's advice is not marked as unfounded."""
+    answer = "Der LaserJet 500 braucht hinten mindestens 10 cm Abstand [2]."
+    aligned = align_citations(answer, TEXTS, "Wie viel Platz braucht der LaserJet 500?")
+    assert [(a.action, a.source) for a in aligned.alignments] == [("replaced", 1)]
+    assert actions("Dies steht in der Notiz über den Drucker und seinen Abstand.") == []
+    assert actions("Die Notiz nennt dazu folgende wichtige Punkte:") == []
+    advice = align_citations("Wähle lieber einen leiseren Drucker fürs Büro.", TEXTS, mark=False)
+    assert [a.action for a in advice.alignments] == ["weak"]
