@@ -8,9 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mindnet_desktop.core.config.paths import resolve_data_dir
-from mindnet_desktop.core.ingest.vault import scan_vault
 from mindnet_desktop.core.models.embedders import Embedder
-from mindnet_desktop.core.service.vault.embedder_choice import AUTO, chosen_embedder
+from mindnet_desktop.core.service.vault.embedder_choice import embedder_name
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.ui.support.workers import Job
 
@@ -25,11 +24,7 @@ def settings_embedder(
 ) -> Embedder:
     """The embedder of the settings; `auto` is the one for this vault (its index's, or by
     the vault's language; `fresh`: the index is embedded anew, so by the language)."""
-    if name == AUTO:
-        notes = list(scan_vault(vault)) if vault.is_dir() else []
-        place = resolve_data_dir(data_dir, vault)
-        name = chosen_embedder(AUTO, vault, place, notes, fresh)
-    return factory(name, threads)
+    return factory(embedder_name(name, vault, resolve_data_dir(data_dir, vault), fresh), threads)
 
 
 def open_writer(

@@ -58,6 +58,23 @@ def chosen_embedder(
     return BY_LANGUAGE[vault_language(vault, notes)]
 
 
+def embedder_name(name: str | None, vault: Path, data_dir: Path, fresh: bool = False) -> str:
+    """The embedder `name` stands for at this vault. `auto`: as `chosen_embedder` (reads a
+    sample of the vault's notes; `fresh` as there). No name: `MINDNET_EMBEDDER`, else the
+    packaged model the vault's index was built with (unless `fresh`), else the default: a
+    search after `import --embedder minilm` needs no flag."""
+    from mindnet_desktop.core.ingest.vault import scan_vault
+
+    name = name or os.environ.get("MINDNET_EMBEDDER")
+    if not name:
+        built = None if fresh else snapshot_embedder(data_dir)
+        return built if built in CHOICES else DEFAULT_EMBEDDER
+    if name != AUTO:
+        return name
+    notes = list(scan_vault(vault)) if vault.is_dir() else []
+    return chosen_embedder(AUTO, vault, data_dir, notes, fresh)
+
+
 def resolve_embedder(
     name: str | None,
     vault: Path,
@@ -65,17 +82,5 @@ def resolve_embedder(
     threads: int | None = None,
     fresh: bool = False,
 ) -> Embedder:
-    """`make_embedder` that also understands `auto` (reads a sample of the vault's notes;
-    `fresh` as in `chosen_embedder`). No name: `MINDNET_EMBEDDER`, else the packaged model
-    the vault's index was built with (unless `fresh`), else the default: a search after
-    `import --embedder minilm` needs no flag."""
-    from mindnet_desktop.core.ingest.vault import scan_vault
-
-    name = name or os.environ.get("MINDNET_EMBEDDER")
-    if not name:
-        built = None if fresh else snapshot_embedder(data_dir)
-        name = built if built in CHOICES else DEFAULT_EMBEDDER
-    if name != AUTO:
-        return make_embedder(name, threads)
-    notes = list(scan_vault(vault)) if vault.is_dir() else []
-    return make_embedder(chosen_embedder(AUTO, vault, data_dir, notes, fresh), threads)
+    """`make_embedder` of `embedder_name`: it also understands `auto` and no name."""
+    return make_embedder(embedder_name(name, vault, data_dir, fresh), threads)
