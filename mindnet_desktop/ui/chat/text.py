@@ -139,8 +139,7 @@ def doubts_html(turn: Turn) -> str:
     for check in checks:
         if check.supported:
             continue
-        sentence = " ".join(CITATION.sub("", check.sentence).split()).rstrip(" .")
-        sentence = sentence if len(sentence) <= 140 else sentence[:140] + " …"
+        sentence = _short(check.sentence)
         text = fill(
             translate("ChatText", "Check this: source [%1] may not say “%2”."),
             check.citation,
