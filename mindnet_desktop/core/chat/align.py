@@ -84,8 +84,26 @@ def _numbers(text: str) -> set[str]:
     return {_normal_number(n) for n in NUMBER.findall(text)}
 
 
+@dataclass(frozen=True)
+class _Read:
+    """A source as alignment compares with it, read once per answer: its place (0-based),
+    its numbers, and each sentence with its content words."""
+
+    index: int
+    numbers: frozenset[str]
+    sentences: tuple[tuple[str, frozenset[str]], ...]
+
+
+def _read(index: int, text: str) -> _Read:
+    parts = tuple((p, frozenset(_words(p))) for p, _new_line in split_sentences(text))
+    return _Read(index, frozenset(_numbers(text)), parts)
+
+
 def _best_support(
-    claim: str, texts: Sequence[str], share: float = MIN_SHARE, known: frozenset[str] = frozenset()
+    claim: str,
+    sources: Sequence[_Read],
+    share: float = MIN_SHARE,
+    known: frozenset[str] = frozenset(),
 ) -> tuple[int, str, int] | None:
     """(source index, sentence, shared words) of the source sentence that best supports
     `claim` (with `MIN_SHARED` words or `share` of them; `STRICT_SHARE`: both), or None. The
@@ -94,16 +112,16 @@ def _best_support(
     words, numbers = _words(claim), _numbers(claim) - known
     strict = share >= STRICT_SHARE
     best: tuple[int, str, int] | None = None
-    for i, text in enumerate(texts):
-        if numbers - _numbers(text):
+    for source in sources:
+        if numbers - source.numbers:
             continue  # a number the claim states is nowhere in this source
-        for part, _new_line in split_sentences(text):
-            shared = len(words & _words(part))
+        for part, part_words in source.sentences:
+            shared = len(words & part_words)
             enough, most = shared >= MIN_SHARED, shared / len(words) >= share
             if not (enough and most if strict else enough or most):
                 continue
             if best is None or shared > best[2]:
-                best = (i, part, shared)
+                best = (source.index, part, shared)
     return best
 
 
@@ -118,6 +136,7 @@ def align_citations(
     if not answer.strip() or says_not_found(answer):
         return Aligned(answer)
     known = frozenset(_numbers(question))
+    sources = [_read(i, text) for i, text in enumerate(texts)]
     out = answer
     alignments = []
     prose = CODE_BLOCK.sub(" ", answer)
@@ -126,23 +145,22 @@ def align_citations(
         if len(_words(claim)) < MIN_CLAIM_WORDS or _pointer(claim):
             continue
         cited = tuple(dict.fromkeys(int(n) for n in CITED.findall(sentence)))
-        found = _best_support(claim, texts, STRICT_SHARE, known)
-        supporting = {
-            n
-            for n in cited
-            if 1 <= n <= len(texts) and _best_support(claim, [texts[n - 1]], known=known)
+        # The cited sources that support it (the lenient bar), lowest number first.
+        backing = {
+            n: support
+            for n in sorted(cited)
+            if 1 <= n <= len(sources)
+            and (support := _best_support(claim, [sources[n - 1]], known=known))
         }
-        if supporting:
-            source = min(supporting)
-            support = _best_support(claim, [texts[source - 1]], known=known)
-            alignments.append(
-                Alignment(claim, cited, source, support[1] if support else "", "kept")
-            )
+        if backing:
+            source, support = next(iter(backing.items()))
+            alignments.append(Alignment(claim, cited, source, support[1], "kept"))
             continue
+        found = _best_support(claim, sources, STRICT_SHARE, known)
         if found is None:
             # Some words in a source (an answer in another language than its notes shares
             # little more): too little to cite it, enough not to call the claim unfounded.
-            weak = not mark or _best_support(claim, texts, known=known) is not None
+            weak = not mark or _best_support(claim, sources, known=known) is not None
             action = "weak" if weak else "unsupported"
             alignments.append(Alignment(claim, cited, None, "", action))
             continue
