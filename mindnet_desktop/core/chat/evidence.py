@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from mindnet_desktop.core.chat.excerpt import HEADING, Sentence, sentence_scores, split_sentences
+from mindnet_desktop.core.chat.excerpt import HEADING, Sentence, sentence_scores, split_units
 from mindnet_desktop.core.models.embedders import Embedder
 
 LIMIT = 3  # evidence sentences at most
@@ -82,12 +82,9 @@ def _candidates(sources: Sequence[Source]) -> tuple[list[Sentence], set[tuple[in
     sentences: list[Sentence] = []
     code: set[tuple[int, int]] = set()
     for i, source in enumerate(sources):
-        in_code = False
-        for at, (part, new_line) in enumerate(split_sentences(source.text)):
-            fence = part.lstrip().startswith("```")
-            if fence or in_code:
+        for at, (part, new_line, in_code) in enumerate(split_units(source.text)):
+            if in_code:
                 code.add((i, at))
-            in_code = in_code != fence
             sentences.append(Sentence(i, at, part, new_line))
     return sentences, code
 

@@ -52,15 +52,22 @@ class Sentence:
 
 
 def split_sentences(text: str) -> list[tuple[str, bool]]:
-    """The text's sentences, each with whether it begins a line of its own. Lines wrapped
-    inside a paragraph are joined; list items, headings, quotes, table rows and the lines of
-    code blocks stand alone."""
-    units: list[tuple[str, bool]] = []
+    """The text's sentences, each with whether it begins a line of its own (`split_units`
+    without the code flag)."""
+    return [(part, new_line) for part, new_line, _code in split_units(text)]
+
+
+def split_units(text: str) -> list[tuple[str, bool, bool]]:
+    """The text's sentences, each with whether it begins a line of its own and whether it
+    is a line of a fenced code block (its fences included). Lines wrapped inside a paragraph
+    are joined; list items, headings, quotes, table rows and the lines of code blocks stand
+    alone."""
+    units: list[tuple[str, bool, bool]] = []
     paragraph: list[str] = []
 
     def flush() -> None:
         for i, sentence in enumerate(SENTENCE_END.split(" ".join(paragraph))):
-            units.append((sentence[:MAX_SENTENCE_CHARS], i == 0))
+            units.append((sentence[:MAX_SENTENCE_CHARS], i == 0, False))
         paragraph.clear()
 
     in_code = False
@@ -70,7 +77,7 @@ def split_sentences(text: str) -> list[tuple[str, bool]]:
         if fence or in_code:
             if paragraph:
                 flush()
-            units.append((line.rstrip()[:MAX_SENTENCE_CHARS], True))
+            units.append((line.rstrip()[:MAX_SENTENCE_CHARS], True, True))
             in_code = in_code != fence
         elif not stripped or BLOCK_START.match(line) or LINE_ALONE.match(line):
             if paragraph:
