@@ -176,6 +176,7 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
         "evidence": [{"citation": e.citation, "sentence": e.sentence} for e in result.evidence],
         "evidence_s": result.evidence_seconds,
         "alignments": [a.to_dict() for a in result.alignments],
+        "prompt_tokens": result.prompt_tokens,
         "ttft_s": round(ttft, 2),
         "after_answer_s": round(checked, 2),
         "tokens": tokens,
@@ -194,6 +195,8 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
     ttfts = [r["ttft_s"] for r in rows]
     speeds = [r["tokens_per_s"] for r in rows if r["tokens_per_s"]]
     summary["median_ttft_s"] = round(statistics.median(ttfts), 2) if ttfts else None
+    read = [r["prompt_tokens"] for r in rows if r.get("prompt_tokens") is not None]
+    summary["median_prompt_tokens"] = statistics.median(read) if read else None
     ready = [r["evidence_s"] for r in rows if r.get("evidence_s") is not None]
     summary["median_evidence_s"] = round(statistics.median(ready), 3) if ready else None
     summary["median_tokens_per_s"] = round(statistics.median(speeds), 1) if speeds else None
@@ -255,6 +258,11 @@ def answers_table(result: dict[str, Any]) -> str:
     lines.append(
         "| median time to first token | "
         + " | ".join(f"{s['median_ttft_s']} s" for s in summaries)
+        + " |"
+    )
+    lines.append(
+        "| median prompt tokens | "
+        + " | ".join(f"{s.get('median_prompt_tokens')}" for s in summaries)
         + " |"
     )
     lines.append(

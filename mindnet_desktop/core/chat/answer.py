@@ -260,6 +260,8 @@ class AskResult:
     evidence_seconds: float | None = None
     # Each answer sentence aligned to the source sentence that supports it (`align.py`).
     alignments: list[Alignment] = field(default_factory=list)
+    # Tokens of the model's messages (what it reads before its first token; None: not packed).
+    prompt_tokens: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -294,6 +296,7 @@ class AskResult:
             "evidence": [e.to_dict() for e in self.evidence],
             "evidence_seconds": self.evidence_seconds,
             "alignments": [a.to_dict() for a in self.alignments],
+            "prompt_tokens": self.prompt_tokens,
         }
 
 

@@ -136,10 +136,12 @@ def excerpts(
     budget: int,
     count_tokens: Callable[[str], int],
     embedder: Embedder | None = None,
+    first: Sequence[tuple[int, str]] = (),
 ) -> list[str]:
     """For each source text, its excerpt for `question` ("" when nothing of it is taken);
     all excerpts together stay within `budget` tokens. Texts that fit whole together are
-    kept whole."""
+    kept whole. `first` (a source's index and a passage of its text: the evidence) is taken
+    before any other sentence, as far as the budget holds it."""
     if sum(count_tokens(t) for t in texts) <= budget:
         return list(texts)
     sentences = [
@@ -152,19 +154,26 @@ def excerpts(
     costs = [count_tokens(s.text) + 1 for s in sentences]  # every one is weighed below
     index = {(s.source, s.at): n for n, s in enumerate(sentences)}
     queue = [(-score, n) for n, score in enumerate(scores)]
+    # The evidence goes ahead of every score, in its order (its sentences by their place).
+    top = max(scores, default=0.0) + 1.0
+    for rank, (source, passage) in enumerate(first):
+        held = " ".join(passage.split())
+        for n, s in enumerate(sentences):
+            if s.source == source and " ".join(s.text.split()) in held:
+                queue.append((-(top + len(first) - rank), n))
     heapq.heapify(queue)
     taken: set[int] = set()
     spent = 0
     while queue:
-        priority, n = heapq.heappop(queue)
+        _priority, n = heapq.heappop(queue)
         if n in taken or spent + costs[n] > budget:
             continue
         taken.add(n)
         spent += costs[n]
         # An answer often runs on into the next sentence: it moves up behind this one.
         after = index.get((sentences[n].source, sentences[n].at + 1))
-        if after is not None:
-            heapq.heappush(queue, (FOLLOW * priority, after))
+        if after is not None:  # by the sentence's own score (the evidence's is raised)
+            heapq.heappush(queue, (FOLLOW * -scores[n], after))
     return [
         _join([s for n, s in enumerate(sentences) if n in taken and s.source == i])
         for i in range(len(texts))

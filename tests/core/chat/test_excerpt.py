@@ -165,3 +165,19 @@ def test_ask_reads_excerpts_and_says_which(vault, open_mindnet, tmp_path):
     sources = result.to_dict()["sources"]
     assert [s["excerpt"] for s in sources] == result.excerpts
     assert any(len(e) < len(h.text) for e, h in zip(result.excerpts, result.sources))
+
+
+def test_the_evidence_is_read_first_even_where_other_sentences_score_higher():
+    """The model reads the sentences the user is shown as evidence, before any sentence that
+    only scores higher by the question's words."""
+    texts = [
+        "Der Toner ist leer, wenn die Lampe blinkt. Toner Toner leer leer.",
+        "Nach 6.000 Seiten ist die Kassette verbraucht.",
+    ]
+    question = "Wann ist der Toner leer?"
+    plain = excerpts(question, texts, 8, words)
+    assert plain[1] == ""  # by the words alone the second source is left out
+    seeded = excerpts(
+        question, texts, 8, words, first=[(1, "Nach 6.000 Seiten ist die Kassette verbraucht.")]
+    )
+    assert seeded[1] == texts[1]

@@ -172,12 +172,14 @@ def pack(
         try:
             texts = None
             if budget is not None:
+                # The model reads the evidence the user sees first, then what else fits.
                 texts = excerpts(
                     result.question,
                     [h.text for h in result.sources],
                     budget,
                     llm.count_tokens,
                     mn.embedder,
+                    [(e.citation - 1, e.sentence) for e in result.evidence],
                 )
             prepared.messages, used = pack_messages(
                 llm, system, result.sources, result.question, history or [], texts
@@ -186,6 +188,7 @@ def pack(
                 read = {id(hit): text for hit, text in zip(result.sources, texts, strict=True)}
                 result.excerpts = [read[id(hit)] for hit in used]
             result.sources = used
+            result.prompt_tokens = sum(llm.count_tokens(m["content"]) for m in prepared.messages)
             result.evidence = renumber_evidence(result.evidence, used)
             result.model = llm.name
         except ModelError as exc:
