@@ -71,7 +71,7 @@ def cmd_ask(args: argparse.Namespace, mn: Mindnet) -> int:
             for e in prepared.result.evidence:
                 print(f"[{e.citation}] " + " ".join(e.sentence.split()))
             print()
-        print("Sources:")
+        print("Closest notes:" if prepared.result.not_found else "Sources:")
         for n, hit in enumerate(prepared.result.sources, start=1):
             mark = " [injected]" if hit.injected else ""
             print(f"[{n}] {hit.title}{mark}  ({hit.path}, {hit.score:.3f})", flush=True)

@@ -35,13 +35,21 @@ STOP_WORDS = {
 }
 WORDS = re.compile(r"[^\W\d_]+")
 
+# What the user reads when the notes hold no answer.
 NOT_FOUND = {
+    "de": "Ich habe in deinen Notizen nichts gefunden, was das beantwortet.",
+    "en": "I found nothing in your notes that answers this.",
+}
+# The sentence the prompts ask the model to reply with instead (short: a small model copies
+# it word for word); an answer that is only this one becomes `NOT_FOUND`.
+MODEL_NOT_FOUND = {
     "de": "Nicht in deinen Notizen gefunden.",
     "en": "Not found in your notes.",
 }
 # The model's own ways of saying it (checked case-insensitively), for the benchmark too.
 NOT_FOUND_PATTERN = re.compile(
-    r"not found in your notes|(?:notes|sources) do(?:es)? not (?:contain|mention|say)"
+    r"not found in your notes|found nothing in your notes|in deinen notizen nichts gefunden"
+    r"|(?:notes|sources) do(?:es)? not (?:contain|mention|say)"
     r"|no (?:information|mention)|nicht in deinen notizen|"
     r"(?:notizen|quellen) (?:enthalten|erwähnen|nennen) (?:keine|nicht|nichts)"
     r"|keine (?:angabe|information)",
@@ -64,10 +72,12 @@ def says_not_found(answer: str) -> bool:
 
 
 def in_language(answer: str, language: str | None) -> str:
-    """An answer that is only the "not found" sentence, in the question's language (the
-    model often copies the English one from its prompt); any other answer unchanged."""
+    """An answer that is only a "not found" sentence (the model's, in either language: it
+    often copies the English one from its prompt), as the user's "not found" in the
+    question's language; any other answer unchanged."""
     bare = answer.strip().rstrip(".").casefold()
-    if language in NOT_FOUND and bare in {v.rstrip(".").casefold() for v in NOT_FOUND.values()}:
+    said = [*NOT_FOUND.values(), *MODEL_NOT_FOUND.values()]
+    if language in NOT_FOUND and bare in {v.rstrip(".").casefold() for v in said}:
         return NOT_FOUND[language]
     return answer
 

@@ -176,6 +176,10 @@ class SourcesPane(QWidget):
         self.answer_feedback.set_rating(ratings.get(ANSWER))
         self.badge.setVisible(has_answer)
         excerpts = (result.excerpts or [None] * len(result.sources)) if result else []
+        if result is not None:  # nothing in them answers: they are the closest notes
+            n = len(result.sources)
+            closest = self.tr("Closest notes (%n)", "", n)
+            self.heading.setText(closest if result.not_found else self.tr("Sources (%n)", "", n))
         if result is not None and self._shows(result):
             for n, (row, excerpt) in enumerate(zip(self.rows, excerpts, strict=True), start=1):
                 row.feedback.set_rating(ratings.get(row.hit.node_id))
@@ -191,7 +195,6 @@ class SourcesPane(QWidget):
             return
         self.badge.setText(intent_text(result.routing))
         self.badge.setToolTip(intent_tooltip(result.routing))
-        self.heading.setText(self.tr("Sources (%n)", "", len(result.sources)))
         best = max((h.score for h in result.sources), default=0.0)
         for n, (hit, excerpt) in enumerate(zip(result.sources, excerpts, strict=True), start=1):
             row = SourceRow(n, hit, best, self.list, excerpt)

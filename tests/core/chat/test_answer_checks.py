@@ -40,8 +40,11 @@ def test_a_fact_one_source_holds_gets_that_citation_and_nothing_else_does():
 def test_the_not_found_sentence_follows_the_question_language():
     """The model copies the English sentence of its prompt; alone, it is put in the
     question's language; a longer answer is left as written."""
-    assert in_language("Not found in your notes.", "de") == "Nicht in deinen Notizen gefunden."
-    assert in_language("nicht in deinen Notizen gefunden", "en") == "Not found in your notes."
+    german = "Ich habe in deinen Notizen nichts gefunden, was das beantwortet."
+    assert in_language("Not found in your notes.", "de") == german
+    english = "I found nothing in your notes that answers this."
+    assert in_language("nicht in deinen Notizen gefunden", "en") == english
+    assert in_language(german, "en") == english
     longer = "Not found in your notes. But 6333 is a port."
     assert in_language(longer, "de") == longer
 
@@ -76,12 +79,13 @@ def test_the_second_look_withholds_an_answer_below_its_cut_off_and_keeps_the_dra
     is kept, `ask --json` gains the keys; above it, or without a cut-off, the answer stays;
     without `verify` the model is not asked. Shown to fail by comparing with > instead of <
     (the supported answer was withheld)."""
-    draft = "Qdrant braucht 2 GB RAM [1]."
+    draft = "Die REST-API von Qdrant hört lokal auf Port 6333 [1]."
     result, streamed = answered(FakeChat(draft, -1.5), {"answer": -0.5, "question": None})
-    assert result.answer == "Nicht in deinen Notizen gefunden." and result.not_found
-    assert result.draft_answer == draft and streamed.strip() == draft
+    assert result.answer == "Ich habe in deinen Notizen nichts gefunden, was das beantwortet."
+    assert result.not_found and result.draft_answer == draft and streamed.strip() == draft
     data = result.to_dict()
     assert data["unsupported_answer"] is True and data["draft_answer"] == draft
+    assert data["withheld"] == "verification"
     assert data["verification"] == {"answer": -1.5, "question": -1.5}
     assert {"answer", "not_found", "unsupported_figures", "flagged_citations"} <= set(data)
     kept, _ = answered(FakeChat(draft, 0.5), {"answer": -0.5})
@@ -91,6 +95,22 @@ def test_the_second_look_withholds_an_answer_below_its_cut_off_and_keeps_the_dra
     chat = FakeChat(draft, -3.0)
     plain, _ = answered(chat, None)
     assert plain.answer == draft and plain.verification is None and chat.asked == 0
+
+
+def test_a_fact_answer_no_sentence_of_which_finds_support_is_withheld():
+    """No claim of the answer found in the sources: the user reads "I found nothing in your
+    notes that answers this" (the sources are the closest notes), the model's text is kept as
+    the draft. One supported sentence keeps the answer; other intents are only marked. Shown
+    to fail without the `unsupported_throughout` check (the made-up answer stood)."""
+    made_up = "Qdrant braucht mindestens zwei Gigabyte Arbeitsspeicher im Betrieb [1]."
+    result, streamed = answered(FakeChat(made_up, 0.0), None)
+    assert result.answer == "Ich habe in deinen Notizen nichts gefunden, was das beantwortet."
+    assert result.not_found and result.draft_answer == made_up and streamed.strip() == made_up
+    assert result.to_dict()["withheld"] == "alignment"
+    mixed = made_up + " Die REST-API von Qdrant hört lokal auf Port 6333 [1]."
+    kept, _ = answered(FakeChat(mixed, 0.0), None)
+    assert not kept.not_found and kept.withheld is None and "6333" in kept.answer
+    assert any(a.action == "unsupported" for a in kept.alignments)  # marked, not withheld
 
 
 def test_a_forgotten_citation_is_streamed_at_the_end():

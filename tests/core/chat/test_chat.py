@@ -40,7 +40,9 @@ def test_ask_streams_an_answer_with_numbered_sources(vault, open_mindnet, llm):
     def words(text: str) -> list[str]:
         return re.sub(r"\s*\[\d+\]", "", text).split()
 
-    assert len(tokens) > 3 and words(result.answer) == words(streamed)
+    # (unless no sentence of it found support: then it is withheld, the draft kept).
+    shown = result.draft_answer if result.withheld == "alignment" else result.answer
+    assert len(tokens) > 3 and words(shown) == words(streamed)
     assert result.error is None and result.model.endswith(".gguf")
     assert result.sources and result.routing.intent == "FACT"
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)}

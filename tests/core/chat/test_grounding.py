@@ -91,6 +91,7 @@ def test_relevance_cut_off_ignores_injected_notes():
     assert not relevant_enough([hit("x", 0.3), hit("y", 0.9, injected=True)], 0.5)
     assert says_not_found("Nicht in deinen Notizen gefunden.")
     assert says_not_found("Not found in your notes.") and not says_not_found("10 cm [1].")
+    assert says_not_found("I found nothing in your notes that answers this.")
 
 
 def test_figures_no_source_holds_are_named_as_the_answer_writes_them():
@@ -133,7 +134,7 @@ def test_an_unanswerable_question_takes_the_not_found_path(vault, open_mindnet, 
         ask(mn, "Wer hat 1954 die Fußball-Weltmeisterschaft gewonnen?", llm), tokens.append
     )
     assert result.not_found and result.language == "de"
-    assert result.answer == "Nicht in deinen Notizen gefunden."
+    assert result.answer == "Ich habe in deinen Notizen nichts gefunden, was das beantwortet."
     assert "".join(t.text for t in tokens) == result.answer  # the UI streams what it shows
     assert result.sources and result.to_dict()["not_found"] is True
 

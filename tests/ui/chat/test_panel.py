@@ -46,8 +46,9 @@ def panel(qtbot, host: ServiceHost, test_model: Path) -> Iterator[ChatPanel]:
 def canned_answer(monkeypatch: pytest.MonkeyPatch) -> str:
     """The real model loads and counts the prompt, but the answer is fixed (with citations),
     so tests of citations do not depend on what a 135M model happens to write."""
-    # Claims no source supports or too short to check: alignment leaves their citations.
-    answer = "Open tray 2 and pull out the paper [1]. Close it again [2]."
+    # Too short to be claims: alignment leaves their citations (and a FACT answer none of
+    # whose claims finds support would be withheld).
+    answer = "Open the tray [1]. Close it [2]."
     original = LlamaChat.stream
 
     def stream(self, messages, cancel=None, max_tokens=None, temperature=None):
@@ -119,8 +120,11 @@ def test_an_answer_streams_token_by_token_with_the_real_model(qtbot, panel: Chat
     assert result.error is None and result.model and result.model.endswith(".gguf")
     assert len(tokens) > 3
     assert seen == sorted(seen) and seen[-1] > seen[0]  # the view grew while streaming
-    assert result.answer == "".join(tokens).strip()
-    first_words = result.answer.split()[:3]
+    # What streamed is the answer, or the draft shown under the warning when no claim of it
+    # found support (the 135M test model rarely writes one that does).
+    shown = result.draft_answer if result.withheld == "alignment" else result.answer
+    assert shown == "".join(tokens).strip()
+    first_words = shown.split()[:3]
     assert all(word in panel.view.toPlainText() for word in first_words)
     assert panel.sources.rows and len(panel.sources.rows) == len(result.sources)
     assert panel.sources.badge.isVisible()
