@@ -386,6 +386,9 @@ class Prepared:
     result: AskResult
     messages: list[dict[str, str]] | None = None
     verify: dict[str, float | None] | None = None  # `Prompts.verify`
+    # The sources' whole notes, which the answer's claims are aligned to (None: the texts
+    # the model read).
+    notes: list[str] | None = None
 
 
 def generate(
@@ -418,7 +421,8 @@ def generate(
             result.repaired_citation = cite
             yield Token(f" [{cite}]")
         fact = result.routing.intent == "FACT"
-        aligned = align_citations(result.answer, texts, result.question, mark=fact)
+        notes = prepared.notes or texts
+        aligned = align_citations(result.answer, notes, result.question, mark=fact)
         result.alignments = aligned.alignments
         if not result.cancelled:
             result.answer = aligned.answer  # citations set by what supports each sentence

@@ -113,6 +113,21 @@ def test_a_fact_answer_no_sentence_of_which_finds_support_is_withheld():
     assert any(a.action == "unsupported" for a in kept.alignments)  # marked, not withheld
 
 
+def test_claims_are_checked_against_the_sources_whole_notes():
+    """The model reads excerpts, but a claim its source's note states elsewhere is in the
+    user's notes: aligned to the note (`Prepared.notes`), it is kept, not withheld. Shown to
+    fail by aligning to the excerpts (the answer was withheld)."""
+    claim = "Qdrant speichert die Vektoren standardmäßig im Ordner storage [1]."
+    result = AskResult("q", "Wo speichert Qdrant?", Routing("FACT", "keyword"))
+    result.sources, result.language = [hit(QDRANT)], "de"
+    note = QDRANT + "\n\nDie Vektoren liegen standardmäßig im Ordner storage."
+    messages = [{"role": "system", "content": "Notes"}, {"role": "user", "content": "?"}]
+    prepared = Prepared(result, messages, None, notes=[note])
+    "".join(t.text for t in generate(prepared, FakeChat(claim, 0.0)))
+    assert result.withheld is None and result.answer == claim
+    assert result.alignments[0].action == "kept" and "storage" in result.alignments[0].support
+
+
 def test_a_forgotten_citation_is_streamed_at_the_end():
     """The citation added after the answer (too short for the word-overlap citer) reaches the
     stream (what the CLI prints and the panel shows while it streams) and the JSON."""
