@@ -52,6 +52,11 @@ def classifier(tmp_path_factory) -> IntentClassifier:
         # A feeling without "feel" or a feeling keyword.
         ("Heute klappt einfach gar nichts, ich bin am Ende.", "EMPATHY"),
         ("Honestly, this week has been rough and I'm running on empty.", "EMPATHY"),
+        # A feeling without a feeling keyword, and a request for help (the rule cannot see it).
+        ("Ich bin seit Wochen völlig erschöpft, was kann ich tun?", "EMPATHY"),
+        ("Bei mir klappt gerade gar nichts, hast du einen Tipp?", "EMPATHY"),
+        ("Nothing works out for me lately, any advice?", "EMPATHY"),
+        ("Everything is piling up, what should I do?", "EMPATHY"),
     ],
 )
 def test_new_phrasings_route_by_the_classifier_without_the_model(classifier, question, intent):
