@@ -1,6 +1,7 @@
 """Intent router (`config/decision_engine.yaml`): keywords and the embedding classifier
 (`core/chat/intent_embed.py`) together; the chat model only when they are unsure and the
-config asks for it; the default intent (FACT) otherwise."""
+config asks for it; the default intent (FACT) otherwise. One keyword rule comes before all of
+them: a feeling shared with a request for help (`FeelingAndHelp`)."""
 
 from __future__ import annotations
 
@@ -61,11 +62,38 @@ class EmbeddingSettings:
 
 
 @dataclass(frozen=True)
+class FeelingAndHelp:
+    """A message that shares a feeling (an EMPATHY keyword) and asks for help ("was hilft
+    mir?", "what should I do?") wants support: EMPATHY. When what is left of it, the feeling
+    and the request taken out, weighs options ("… Yoga oder Laufen?", "should I quit?",
+    "which is better"), it wants a choice made: DECISION, the feeling notwithstanding.
+
+    Decided before the classifier, which reads a request for help as advice (DECISION) or a
+    look-up (FACT) and outweighs the keyword bonus; and before the keyword count, where the
+    "soll ich" / "should i" inside "was soll ich tun" / "what should I do" ties the feeling.
+    A message about code (a CODING keyword or pattern) goes the usual way.
+    """
+
+    help: tuple[str, ...]
+    options: tuple[str, ...]
+    option_patterns: tuple[re.Pattern[str], ...] = ()
+
+    def weighs_options(self, rest: str) -> tuple[str, ...]:
+        """The option words and patterns found in `rest` (the message without the feeling and
+        the request for help)."""
+        words = tuple(w for w in self.options if _contains(rest, w))
+        return words + tuple(
+            m.group().strip() for p in self.option_patterns if (m := p.search(rest))
+        )
+
+
+@dataclass(frozen=True)
 class DecisionEngine:
     strategies: dict[str, Strategy]
     default_intent: str
     # Embedder name → its settings; an embedder not listed routes by keywords and the model.
     embedding: dict[str, EmbeddingSettings] = field(default_factory=dict)
+    feeling_and_help: FeelingAndHelp | None = None
 
     def route(
         self,
@@ -97,7 +125,9 @@ class DecisionEngine:
         best intent wins when it beats the default intent by the margin (no model call).
         Otherwise the default intent, or the model when the settings say so: when unsure,
         FACT wins. `use_keywords=False`: the classifier alone (the bench's `embedding`)."""
-        keyword = self.keywords(question) if use_keywords else None
+        if use_keywords and (ruled := self.feeling_with_help(question)) is not None:
+            return ruled  # the classifier would read the request for help as advice
+        keyword = self.most_keywords(question) if use_keywords else None
         ranked = dict(scores(question))
         if keyword is not None:
             ranked[keyword.intent] += settings.keyword_bonus
@@ -113,8 +143,29 @@ class DecisionEngine:
         return Routing(self.default_intent, "default")
 
     def keywords(self, question: str) -> Routing | None:
-        """The keyword routing, or None when no keyword matches."""
-        text = " ".join(question.casefold().split())
+        """The keyword routing, or None when no keyword matches: a feeling with a request for
+        help first (`FeelingAndHelp`), else the strategy with the most matches."""
+        return self.feeling_with_help(question) or self.most_keywords(question)
+
+    def feeling_with_help(self, question: str) -> Routing | None:
+        """EMPATHY for a feeling shared with a request for help, DECISION when the message also
+        weighs options; None when the rule does not apply (see `FeelingAndHelp`)."""
+        rule = self.feeling_and_help
+        if rule is None:
+            return None
+        text = _normalise(question)
+        feelings = self.strategies["EMPATHY"].matches(text)
+        asks = tuple(h for h in rule.help if _contains(text, h))
+        if not feelings or not asks or self.strategies["CODING"].matches(text):
+            return None
+        options = rule.weighs_options(_without(text, asks + feelings))
+        if options:
+            return Routing("DECISION", "keyword", options)
+        return Routing("EMPATHY", "keyword", feelings + asks)
+
+    def most_keywords(self, question: str) -> Routing | None:
+        """The strategy whose keywords match most often, or None when none matches."""
+        text = _normalise(question)
         best: Routing | None = None
         # On a tie the more specific strategy wins; the default intent comes last.
         order = sorted(self.strategies.values(), key=lambda s: s.intent == self.default_intent)
@@ -157,8 +208,20 @@ def model_classifier(llm: LlamaChat, prompt: str) -> Callable[[str], str]:
     return classify
 
 
+def _normalise(question: str) -> str:
+    """Casefolded, spaces collapsed: the text keywords are matched in."""
+    return " ".join(question.casefold().split())
+
+
 def _contains(text: str, keyword: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(keyword.casefold())}(?!\w)", text) is not None
+
+
+def _without(text: str, phrases: tuple[str, ...]) -> str:
+    """`text` with each whole-word occurrence of `phrases` replaced by a space."""
+    for phrase in phrases:
+        text = re.sub(rf"(?<!\w){re.escape(phrase.casefold())}(?!\w)", " ", text)
+    return text
 
 
 def load_decision_engine(config_dir: Path | None = None) -> DecisionEngine:
@@ -169,26 +232,16 @@ def load_decision_engine(config_dir: Path | None = None) -> DecisionEngine:
     for intent in INTENTS:
         key = f"strategies.{intent}"
         spec = mapping(path, key, raw.get(intent))
-        keywords = spec.get("keywords", [])
-        if not isinstance(keywords, list) or not all(
-            isinstance(k, str) and k.strip() for k in keywords
-        ):
-            raise ConfigError(path, f"{key}.keywords", "a list of words or phrases", keywords)
+        keywords = _phrases(path, f"{key}.keywords", spec.get("keywords", []))
         inject = spec.get("inject_types", [])
         if not isinstance(inject, list) or not all(isinstance(t, str) for t in inject):
             raise ConfigError(path, f"{key}.inject_types", "a list of note types", inject)
-        patterns = spec.get("patterns", [])
-        try:
-            compiled = tuple(re.compile(p) for p in patterns)
-        except (re.error, TypeError) as exc:
-            raise ConfigError(
-                path, f"{key}.patterns", "a list of regular expressions", exc
-            ) from exc
+        compiled = _patterns(path, f"{key}.patterns", spec.get("patterns", []))
         prompt = spec.get("prompt")
         if not isinstance(prompt, str) or not prompt:
             raise ConfigError(path, f"{key}.prompt", "a prompt template name", prompt)
         strategies[intent] = Strategy(
-            intent, tuple(keywords), tuple(t.lower() for t in inject), prompt, compiled
+            intent, keywords, tuple(t.lower() for t in inject), prompt, compiled
         )
     unknown = sorted(set(raw) - set(INTENTS))
     if unknown:
@@ -197,7 +250,38 @@ def load_decision_engine(config_dir: Path | None = None) -> DecisionEngine:
     if default not in INTENTS:
         raise ConfigError(path, "default_intent", f"one of {', '.join(INTENTS)}", default)
     embedding = _embedding_settings(path, data.get("embedding"))
-    return DecisionEngine(strategies, default, embedding)
+    rule = _feeling_and_help(path, data.get("feeling_and_help"))
+    return DecisionEngine(strategies, default, embedding, rule)
+
+
+def _phrases(path: Path, key: str, raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(k, str) and k.strip() for k in raw):
+        raise ConfigError(path, key, "a list of words or phrases", raw)
+    return tuple(raw)
+
+
+def _patterns(path: Path, key: str, raw: object) -> tuple[re.Pattern[str], ...]:
+    if not isinstance(raw, list):
+        raise ConfigError(path, key, "a list of regular expressions", raw)
+    try:
+        return tuple(re.compile(p) for p in raw)
+    except (re.error, TypeError) as exc:
+        raise ConfigError(path, key, "a list of regular expressions", exc) from exc
+
+
+def _feeling_and_help(path: Path, raw: object) -> FeelingAndHelp | None:
+    """`feeling_and_help: {help, options, option_patterns}`; absent: no such rule."""
+    if raw is None:
+        return None
+    spec = mapping(path, "feeling_and_help", raw)
+    help_ = _phrases(path, "feeling_and_help.help", spec.get("help"))
+    if not help_:
+        raise ConfigError(path, "feeling_and_help.help", "at least one request for help", help_)
+    return FeelingAndHelp(
+        help_,
+        _phrases(path, "feeling_and_help.options", spec.get("options", [])),
+        _patterns(path, "feeling_and_help.option_patterns", spec.get("option_patterns", [])),
+    )
 
 
 def _embedding_settings(path: Path, raw: object) -> dict[str, EmbeddingSettings]:

@@ -104,3 +104,55 @@ def test_bad_decision_engine_names_file_and_key(tmp_path: Path):
     with pytest.raises(ConfigError) as err:
         load_decision_engine(tmp_path)
     assert "strategies.CODING.prompt" in str(err.value) and str(tmp_path) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        # A feeling with a request for help asks for support, even with "soll ich" in it.
+        ("Ich bin total gestresst wegen der Abgabe, was hilft mir?", "EMPATHY"),
+        ("Ich bin total überfordert mit dem Umzug, was soll ich tun?", "EMPATHY"),
+        ("Ich habe Angst vor der Präsentation, was kann ich tun?", "EMPATHY"),
+        ("I'm completely stressed out by the Alpha deadline, what helps me?", "EMPATHY"),
+        ("I'm so stressed about the Alpha deadline, what should I do?", "EMPATHY"),
+        ("What helps when I'm stressed or anxious?", "EMPATHY"),
+        # The same message weighing options asks for a choice, the feeling notwithstanding.
+        ("Ich bin gestresst, was hilft mir mehr: Yoga oder Laufen?", "DECISION"),
+        ("Ich bin überfordert, was soll ich tun, soll ich das Projekt abgeben?", "DECISION"),
+        ("I'm worried about the exam, what should I do: study tonight or sleep early?", "DECISION"),
+        ("I'm stressed, what would help, a day off or a shorter week?", "DECISION"),
+    ],
+)
+def test_a_feeling_with_a_request_for_help_is_empathy_unless_it_weighs_options(question, intent):
+    routing = ENGINE.route(question, classify=lambda q: pytest.fail("the model was asked"))
+    assert (routing.intent, routing.source) == (intent, "keyword"), routing.matched
+
+
+def test_a_feeling_with_a_request_for_help_about_code_goes_the_usual_way():
+    question = "I'm frustrated, this regex never matches, what should I do?"
+    assert ENGINE.keywords(question) == ENGINE.most_keywords(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Was kann ich tun, um dafür zu sorgen, dass Chroma schneller startet?",
+        "Allein der Import dauert zehn Minuten, was kann ich tun?",
+        "I have a feeling the index is stale, what should I do?",
+    ],
+)
+def test_words_that_only_sometimes_name_a_feeling_do_not_make_a_request_for_help_empathy(
+    question,
+):
+    assert ENGINE.feeling_with_help(question) is None
+    assert ENGINE.strategies["EMPATHY"].matches(" ".join(question.casefold().split())) == ()
+
+
+def test_a_bad_feeling_and_help_rule_names_file_and_key(tmp_path: Path):
+    text = (bundled_config_dir() / "decision_engine.yaml").read_text(encoding="utf-8")
+    (tmp_path / "decision_engine.yaml").write_text(
+        text.replace("option_patterns: ['", "option_patterns: ['(unclosed"), encoding="utf-8"
+    )
+    with pytest.raises(ConfigError) as err:
+        load_decision_engine(tmp_path)
+    assert "feeling_and_help.option_patterns" in str(err.value)

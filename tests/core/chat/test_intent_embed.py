@@ -52,6 +52,11 @@ def classifier(tmp_path_factory) -> IntentClassifier:
         # A feeling without "feel" or a feeling keyword.
         ("Heute klappt einfach gar nichts, ich bin am Ende.", "EMPATHY"),
         ("Honestly, this week has been rough and I'm running on empty.", "EMPATHY"),
+        # A feeling without a feeling keyword, and a request for help (the rule cannot see it).
+        ("Ich bin seit Wochen völlig erschöpft, was kann ich tun?", "EMPATHY"),
+        ("Bei mir klappt gerade gar nichts, hast du einen Tipp?", "EMPATHY"),
+        ("Nothing works out for me lately, any advice?", "EMPATHY"),
+        ("Everything is piling up, what should I do?", "EMPATHY"),
     ],
 )
 def test_new_phrasings_route_by_the_classifier_without_the_model(classifier, question, intent):
@@ -91,6 +96,34 @@ def test_a_keyword_adds_its_bonus_and_a_sure_classifier_can_overrule_it():
     sure_fact = _fixed(FACT=0.9, DECISION=0.04, EMPATHY=0.03, CODING=0.03)
     routed = ENGINE.route(question, _never, sure_fact, settings)
     assert (routed.intent, routed.source) == ("FACT", "embedding")
+
+
+def test_a_feeling_with_a_request_for_help_is_empathy_whatever_the_classifier_says():
+    settings = EmbeddingSettings("intent_examples.yaml", 0.01, 0.5, 0.25, "default")
+    sure_decision = _fixed(FACT=0.05, DECISION=0.85, EMPATHY=0.05, CODING=0.05)
+    routed = ENGINE.route("Ich bin gestresst, was soll ich tun?", _never, sure_decision, settings)
+    assert (routed.intent, routed.source) == ("EMPATHY", "keyword")
+    assert routed.matched == ("gestresst", "was soll ich tun")
+    sure_empathy = _fixed(FACT=0.05, DECISION=0.05, EMPATHY=0.85, CODING=0.05)
+    question = "I'm anxious, what helps more, yoga or running?"
+    routed = ENGINE.route(question, _never, sure_empathy, settings)
+    assert (routed.intent, routed.source) == ("DECISION", "keyword")
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I'm completely stressed out by the Alpha deadline, what helps me?",
+        "Ich bin total gestresst wegen der Abgabe, was hilft mir?",
+        "I feel overwhelmed by the move, what should I do?",
+    ],
+)
+def test_the_real_classifier_does_not_overrule_a_feeling_with_a_request_for_help(
+    classifier, question
+):
+    routing = ENGINE.route(question, _never, classifier.scores, SETTINGS)
+    assert (routing.intent, routing.source) == ("EMPATHY", "keyword"), classifier.scores(question)
 
 
 def test_the_fit_is_cached_and_read_back_without_embedding(tmp_path: Path):
