@@ -6,7 +6,6 @@ it: what is tested is where a click leads, not what a model writes. Retrieval is
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,63 +13,20 @@ import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
-import mindnet_desktop.ui.chat.ops as chat_ops
-from mindnet_desktop.core.chat.answer import NOTES_HEADER, AskResult
-from mindnet_desktop.core.chat.excerpt import HEADING, split_units
-from mindnet_desktop.core.models.llm import MIN_ANSWER_TOKENS, Token
+from mindnet_desktop.core.chat.answer import AskResult
 from mindnet_desktop.ui.chat.panel import ChatPanel
 from mindnet_desktop.ui.dialogs.note_preview import find_words
 from mindnet_desktop.ui.support.obsidian import obsidian_url
 from mindnet_desktop.ui.support.workers import ServiceHost
+from tests.ui.chat.quoting import use_quoting_chat
 
 QUESTION = "How do I fix a paper jam in the LaserJet 500?"
 WAIT_MS = 60_000
 
 
-def quoted(messages: list[dict[str, str]]) -> str:
-    """The longest plain sentence of source [1] as the prompt gives it to the model."""
-    notes = messages[0]["content"].split(NOTES_HEADER, 1)[1]
-    first = re.split(r"\n\n\[2\] ", notes)[0].split("\n", 1)[1]
-    sentences = [
-        unit.strip()
-        for unit, _line, code in split_units(first)
-        if not code and not HEADING.match(unit.strip()) and not unit.rstrip().endswith(":")
-    ]
-    return max(sentences, key=len)
-
-
-class QuotingChat:
-    """A chat model without weights whose answer is a sentence of source [1], cited."""
-
-    def __init__(self, model: str | None = None, n_ctx: int = 4096, **kw: object) -> None:
-        self.n_ctx, self.max_tokens = n_ctx, int(kw.get("max_tokens", 512))  # type: ignore[call-overload]
-        self.loaded, self.name = False, "fake.gguf"
-
-    def warm_up(self) -> None:
-        self.loaded = True
-
-    def close(self) -> None:
-        self.loaded = False
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
-
-    @property
-    def prompt_budget(self) -> int:
-        return self.n_ctx - max(self.max_tokens, MIN_ANSWER_TOKENS)
-
-    def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
-        return "FACT"
-
-    def stream(self, messages, cancel=None, max_tokens=None, temperature=None) -> Iterator[Token]:
-        sentence = quoted(messages).rstrip(".")
-        for word in f"{sentence} [1].".split(" "):
-            yield Token(word + " ")
-
-
 @pytest.fixture
 def quoting(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chat_ops, "LlamaChat", QuotingChat)
+    use_quoting_chat(monkeypatch)
 
 
 @pytest.fixture
