@@ -42,7 +42,7 @@ def legend() -> list[tuple[QIcon, str]]:
     """The legend entries of an answer's view."""
     return [
         (ring_icon(), translate("GraphAnswer", "cited in the answer")),
-        (ring_icon(faint=True), translate("GraphAnswer", "faint: links sources, not one")),
+        (ring_icon(faint=True), translate("GraphAnswer", "faint: joins sources, not one")),
     ]
 
 

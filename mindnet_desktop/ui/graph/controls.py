@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -45,6 +46,7 @@ class GraphControls(QWidget):
         self.focus_box = QComboBox(self)
         self.focus_box.addItem(self.tr("Neighbourhood"), "neighbourhood")
         self.focus_box.addItem(self.tr("Whole vault"), "vault")
+        self.focus_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.focus_box.setToolTip(
             self.tr("A note's neighbourhood, the whole vault, or the last answer's sources")
         )
@@ -90,15 +92,18 @@ class GraphControls(QWidget):
         rows = QVBoxLayout(self)
         rows.setContentsMargins(4, 4, 4, 0)
         rows.setSpacing(2)
-        top = FlowLayout(spacing=6)
+        # A widget, not a nested layout: the column then gives the wrapped rows their height.
+        bar = QWidget(self)
+        top = FlowLayout(bar, spacing=6)
+        top.setContentsMargins(0, 0, 0, 0)
         self.search_edit.setMinimumWidth(160)
         for label, widget in (
             ("", self.fold_button),
             (self.tr("Show:"), self.focus_box),
             ("", self.search_edit),
         ):
-            top.addWidget(self._pair(label, widget))
-        rows.addLayout(top)
+            top.addWidget(self._pair(label, widget, bar))
+        rows.addWidget(bar)
         self.filters_panel = QWidget(self)
         flow = FlowLayout(self.filters_panel, spacing=6)
         flow.setContentsMargins(0, 0, 0, 0)
@@ -159,6 +164,21 @@ class GraphControls(QWidget):
         arrow = Qt.ArrowType.DownArrow if unfolded else Qt.ArrowType.RightArrow
         self.fold_button.setArrowType(arrow)
         self._count_filters()
+        self._rewrap()
+
+    def _rewrap(self) -> None:
+        """The bar takes the height its wrapped rows need at its width. Set here, not left
+        to the graph pane's layout: in the window that kept an older height (measured at
+        1366 x 768), and the last rows hid under the canvas."""
+        layout = self.layout()
+        if layout is not None:
+            layout.invalidate()
+            self.setFixedHeight(layout.totalHeightForWidth(self.width()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._rewrap()
 
     def folded(self) -> bool:
         return not self.fold_button.isChecked()
@@ -192,8 +212,9 @@ class GraphControls(QWidget):
         """Show `mode` ("answer" is offered from the first answer on); emits `changed` when
         it is another one."""
         if mode == "answer" and self.focus_box.findData("answer") < 0:
-            self.focus_box.addItem(self.tr("The answer's sources"), "answer")
+            self.focus_box.addItem(self.tr("Last answer"), "answer")
         self.focus_box.setCurrentIndex(self.focus_box.findData(mode))
+        self._rewrap()
 
     def whole_vault(self) -> bool:
         return self.mode() == "vault"
@@ -237,6 +258,7 @@ class GraphControls(QWidget):
                 box.addItem(("#" if box is self.tag_box else "") + item, item)
             box.setCurrentIndex(max(box.findData(current), 0))
             box.blockSignals(False)
+        self._rewrap()  # a box as wide as its longest entry may wrap the rows anew
 
     def set_names(self, names: list[str]) -> None:
         """Titles and aliases the search field completes."""
@@ -252,6 +274,7 @@ class GraphControls(QWidget):
             self.kind_box.addItem(swatch(colour_for(kind)), kind, kind)
         self.kind_box.setCurrentIndex(max(self.kind_box.findData(current), 0))
         self.kind_box.blockSignals(False)
+        self._rewrap()
 
     def set_status(self, text: str, error: bool = False) -> None:
         if error:

@@ -123,6 +123,7 @@ class GraphView(QWidget):
         if not notes or self._closed:
             return
         self.answer_notes, self.cited = tuple(notes), frozenset(cited)
+        self.selected = next((n for n in notes if n in cited), notes[0])  # its side panel
         self.controls.blockSignals(True)  # one reload, also when the mode stays "answer"
         self.controls.set_mode("answer")
         self.controls.blockSignals(False)
@@ -255,12 +256,14 @@ class GraphView(QWidget):
         answer = self.controls.mode() == "answer"
         if answer:
             mark_answer(self.canvas, self.answer_notes, self.cited)
+            if self.selected in self.canvas.nodes:
+                self.select_node(self.selected, announce=False)
         self._recolour()
         self.canvas.mark("source", self.edge_source, "#d62728")
         counts = fill(self.tr("%1 notes, %2 edges"), self.node_count(), self.edge_count())
         if answer:
             cited = len(self.cited & set(self.canvas.nodes))
-            counts = fill(self.tr("The answer's sources (%1 cited): %2"), cited, counts)
+            counts = fill(self.tr("Last answer, %1 cited: %2"), cited, counts)
         self.controls.set_status(counts)
         if graph.root and self.selected in (None, graph.root):
             self.select_node(graph.root, announce=False)

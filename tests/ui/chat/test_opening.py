@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QTextCursor
 
 from mindnet_desktop.core.chat.answer import AskResult
 from mindnet_desktop.ui.chat.panel import ChatPanel
@@ -130,3 +130,7 @@ def test_in_the_window_a_source_click_shows_the_note_with_the_sentence_marked(
     span = find_words(plain, sentence)
     assert span is not None
     assert (marked.cursor.selectionStart(), marked.cursor.selectionEnd()) == span
+    cursor = QTextCursor(preview.text.document())
+    cursor.setPosition(span[0])
+    top = preview.text.cursorRect(cursor).top()  # in sight, with what leads to it above
+    assert 0 <= top <= preview.text.viewport().height() // 2

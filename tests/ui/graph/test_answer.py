@@ -54,6 +54,7 @@ def test_after_an_answer_the_graph_shows_its_sources_with_the_cited_ones_ringed(
     assert set(view.canvas.nodes) == set(expected.nodes) >= {ALPHA, QDRANT, JAM}
     assert set(view.canvas.edges) == {e.id for e in expected.edges}
     assert ringed(view.canvas) == {ALPHA, QDRANT}  # JAM is a source the answer does not cite
+    assert view.canvas.marked("selected") == ALPHA  # the first cited: its text beside
     assert "Cited in the answer" in view.canvas.tooltip("node", ALPHA)
     assert "not cited" in view.canvas.tooltip("node", JAM)
     bridges = set(view.canvas.nodes) - {ALPHA, QDRANT, JAM}
