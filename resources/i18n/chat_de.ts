@@ -52,6 +52,10 @@
         <translation>Schreibe …</translation>
     </message>
     <message>
+        <source>Obsidian did not open (%1): shown here.</source>
+        <translation>Obsidian ließ sich nicht öffnen (%1): hier gezeigt.</translation>
+    </message>
+    <message>
         <source>Reading 1 source…</source>
         <translation>Lese 1 Quelle …</translation>
     </message>
@@ -101,10 +105,6 @@
     <message>
         <source>Error: %1</source>
         <translation>Fehler: %1</translation>
-    </message>
-    <message>
-        <source>Could not open Obsidian (%1).</source>
-        <translation>Obsidian ließ sich nicht öffnen (%1).</translation>
     </message>
     <message>
         <source>The feedback could not be saved.</source>
@@ -222,6 +222,14 @@
     <message>
         <source>Added for a decision: a value, principle or goal</source>
         <translation>Für eine Entscheidung ergänzt: ein Wert, Prinzip oder Ziel</translation>
+    </message>
+    <message>
+        <source>Show in the app</source>
+        <translation>In der App zeigen</translation>
+    </message>
+    <message>
+        <source>Open in Obsidian</source>
+        <translation>In Obsidian öffnen</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>GraphAnswer</name>
+    <message>
+        <source>cited in the answer</source>
+        <translation>in der Antwort zitiert</translation>
+    </message>
+    <message>
+        <source>faint: joins sources, not one</source>
+        <translation>blass: verbindet Quellen, selbst keine</translation>
+    </message>
+    <message>
+        <source>Cited in the answer</source>
+        <translation>In der Antwort zitiert</translation>
+    </message>
+    <message>
+        <source>A source of the answer, not cited</source>
+        <translation>Eine Quelle der Antwort, nicht zitiert</translation>
+    </message>
+    <message>
+        <source>Links sources of the answer</source>
+        <translation>Verbindet Quellen der Antwort</translation>
+    </message>
+</context>
+<context>
     <name>GraphCanvas</name>
     <message>
         <source>Unresolved link: %1</source>
@@ -39,6 +62,10 @@ Konfidenz: %6</translation>
     <message>
         <source>Whole vault</source>
         <translation>Ganzer Vault</translation>
+    </message>
+    <message>
+        <source>A note&apos;s neighbourhood, the whole vault, or the last answer&apos;s sources</source>
+        <translation>Die Nachbarschaft einer Notiz, der ganze Vault oder die Quellen der letzten Antwort</translation>
     </message>
     <message>
         <source>All kinds</source>
@@ -93,6 +120,10 @@ Konfidenz: %6</translation>
         <translation>Kanten aus Regeln</translation>
     </message>
     <message>
+        <source>Show or hide the filters and colours</source>
+        <translation>Filter und Farben zeigen oder verbergen</translation>
+    </message>
+    <message>
         <source>Show:</source>
         <translation>Zeigen:</translation>
     </message>
@@ -119,6 +150,18 @@ Konfidenz: %6</translation>
     <message>
         <source>Show also:</source>
         <translation>Auch zeigen:</translation>
+    </message>
+    <message>
+        <source>Filters</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>Filters (%1)</source>
+        <translation>Filter (%1)</translation>
+    </message>
+    <message>
+        <source>Last answer</source>
+        <translation>Letzte Antwort</translation>
     </message>
     <message>
         <source>All folders</source>
@@ -215,6 +258,10 @@ Typ: %2</translation>
     <message>
         <source>%1 notes, %2 edges</source>
         <translation>%1 Notizen, %2 Kanten</translation>
+    </message>
+    <message>
+        <source>Last answer, %1 cited: %2</source>
+        <translation>Letzte Antwort, %1 zitiert: %2</translation>
     </message>
     <message>
         <source>unresolved link</source>

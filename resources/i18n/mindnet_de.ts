@@ -591,6 +591,10 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Vorschau in der App</translation>
     </message>
     <message>
+        <source>Where a click on a source or a citation opens the note. The app&apos;s preview shows it at the sentence the answer rests on, marked; Obsidian opens the note (the preview&apos;s button and a source&apos;s context menu open it there too).</source>
+        <translation>Wo ein Klick auf eine Quelle oder einen Quellenverweis die Notiz öffnet. Die Vorschau der App zeigt sie bei dem Satz, auf dem die Antwort beruht, markiert; Obsidian öffnet die Notiz (der Knopf der Vorschau und das Kontextmenü einer Quelle öffnen sie auch dort).</translation>
+    </message>
+    <message>
         <source>Citations:</source>
         <translation>Quellenverweise:</translation>
     </message>

@@ -1,18 +1,22 @@
 """A part of the knowledge graph at note level, as plain data a graph view can draw.
 
-A slice is either the neighbourhood of a root note (the nodes a breadth-first walk reaches
-within `depth` hops, and the edges that walk follows between them) or the whole vault (every
-note and every edge between two notes). Edges inside one note (chunk structure) are not part
-of a slice; deleted edges only when asked for.
+A slice is the neighbourhood of a root note (the nodes a breadth-first walk reaches within
+`depth` hops, and the edges that walk follows between them), the whole vault (every note and
+every edge between two notes), or a set of notes and how they link to each other (an
+answer's sources, with the notes one hop from two or more of them). Edges inside one note
+(chunk structure) are not part of a slice; deleted edges only when asked for.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from mindnet_desktop.core.graph.queries import Direction, GraphQueries, Hop
+
+MAX_BRIDGES = 10  # notes joining an answer's sources, at most: the sources stay the picture
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,47 @@ def neighbourhood(
             found.setdefault(hop.edge_id, _edge(here, neighbour, hop, data))
     nodes = {n: _node(queries, n) for n in reached}
     return GraphSlice(nodes, list(found.values()), root)
+
+
+def joining(
+    queries: GraphQueries,
+    notes: Iterable[str],
+    kinds: set[str] | None = None,
+    include_deleted: bool = False,
+    bridges: int = MAX_BRIDGES,
+) -> GraphSlice:
+    """`notes` (chunk ids stand for their notes; unknown ones are left out), the edges
+    among them, and up to `bridges` notes one edge away from two or more of them, with
+    those edges: how the notes link to each other, directly or through one note. Bridges
+    joining more of the notes come first, then by id."""
+    wanted = [queries.project(n, "note") for n in notes if _known(queries, n)]
+    members = dict.fromkeys(wanted)
+    found: dict[str, SliceEdge] = {}
+    near: dict[str, dict[str, SliceEdge]] = {}  # a note outside -> its edges to members
+    touches: dict[str, set[str]] = {}  # a note outside -> the members it links
+    for here in members:
+        for neighbour, hop, data in queries.edges_of(here, "both", kinds, include_deleted, "note"):
+            if not _drawable(queries, neighbour):
+                continue
+            edge = _edge(here, neighbour, hop, data)
+            if neighbour in members:
+                found.setdefault(hop.edge_id, edge)
+            else:
+                near.setdefault(neighbour, {}).setdefault(hop.edge_id, edge)
+                touches.setdefault(neighbour, set()).add(here)
+    joined = sorted(
+        (n for n in touches if len(touches[n]) > 1), key=lambda n: (-len(touches[n]), n)
+    )
+    chosen = joined[: max(bridges, 0)]
+    for bridge in chosen:
+        for edge_id, edge in near[bridge].items():
+            found.setdefault(edge_id, edge)
+    nodes = {n: _node(queries, n) for n in [*members, *chosen]}
+    return GraphSlice(nodes, list(found.values()), None)
+
+
+def _known(queries: GraphQueries, node: str) -> bool:
+    return node in queries.g and queries.g.nodes[node].get("kind") in ("note", "chunk")
 
 
 def whole_vault(

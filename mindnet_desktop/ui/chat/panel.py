@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -26,6 +26,7 @@ from mindnet_desktop.core.retrieval.explain import system_language
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.ui.chat import ops
 from mindnet_desktop.ui.chat.layout import ChatSplitter
+from mindnet_desktop.ui.chat.opening import open_in_obsidian, opening
 from mindnet_desktop.ui.chat.ops import (
     Answered,
     ModelKey,
@@ -45,7 +46,6 @@ from mindnet_desktop.ui.chat.text import (
     transcript_html,
 )
 from mindnet_desktop.ui.support.i18n import fill
-from mindnet_desktop.ui.support.obsidian import obsidian_url
 from mindnet_desktop.ui.support.status_label import PhaseClock, StatusLabel
 from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost, run_pure
 
@@ -60,15 +60,14 @@ class ChatPanel(QWidget):
         parent: The parent widget.
 
     Signals:
-        open_note(note_id): a citation or source was clicked while the link target is
-            "preview".
-        open_note_at(note_id, sentence): an evidence sentence was clicked: the note is shown
-            in the app at that sentence (Obsidian cannot mark one).
+        open_note_at(note_id, sentence): a source, citation or evidence sentence was
+            clicked: the note is shown in the app at that sentence (for a source, the one the
+            answer rests on). Sources and citations go to Obsidian instead when the link
+            target is "obsidian" (and it opens).
         answer_finished(AskResult): an answer is complete (or stopped, or without model).
         feedback_recorded(dict): a thumbs click was written to the feedback log.
     """
 
-    open_note = Signal(str)
     open_note_at = Signal(str, str)
     answer_finished = Signal(object)
     feedback_recorded = Signal(object)
@@ -78,7 +77,7 @@ class ChatPanel(QWidget):
         self.host = host
         self.turns: list[Turn] = []
         self.shown_turn: int | None = None
-        self.link_target = "obsidian"
+        self.link_target = "preview"
         self.job: Job | None = None
         self._answering = False
         self.max_tokens = 512  # longest answer (tests ask for short ones)
@@ -109,6 +108,7 @@ class ChatPanel(QWidget):
         self.sources = SourcesPane(self.splitter)
         self.sources.rated.connect(self._rate)
         self.sources.opened.connect(self._source_opened)
+        self.sources.obsidian_requested.connect(partial(self._source_opened, obsidian=True))
         self.splitter.set_panes(self.view, self.sources)
         layout.addWidget(self.splitter, 1)
         self.status = StatusLabel(self, wrap=True)
@@ -366,7 +366,7 @@ class ChatPanel(QWidget):
             return
         found = self.citation_hit(href)
         if found:
-            self._open(found[0], found[1])
+            self._open(found[0], found[2])
             return
         match = SOURCES_HREF.match(href)
         if match and int(match.group(1)) < len(self.turns):
@@ -376,20 +376,21 @@ class ChatPanel(QWidget):
         self.shown_turn = i
         self.sources.show_result(self.turns[i].result, self.turns[i].ratings)
 
-    def _source_opened(self, n: int) -> None:
-        if self.shown_turn is None:
-            return
-        turn = self.turns[self.shown_turn]
-        if turn.result and 1 <= n <= len(turn.result.sources):
-            self._open(turn, turn.result.sources[n - 1])
+    def _source_opened(self, n: int, obsidian: bool | None = None) -> None:
+        if self.shown_turn is not None:
+            self._open(self.turns[self.shown_turn], n, obsidian)
 
-    def _open(self, turn: Turn, hit: ScoredHit) -> None:
-        if self.link_target == "preview":
-            self.open_note.emit(hit.note_id)
+    def _open(self, turn: Turn, n: int, obsidian: bool | None = None) -> None:
+        """Open source `n` of `turn` in the app at its supporting sentence, or in Obsidian
+        (`obsidian`; None: as the link target says), in the app when Obsidian does not open."""
+        target = opening(turn, n)
+        if target is None:
             return
-        url = QUrl(obsidian_url(turn.vault_name, hit.path))
-        if not QDesktopServices.openUrl(url):
-            self._show_error(fill(self.tr("Could not open Obsidian (%1)."), url.toString()))
+        if self.link_target == "obsidian" if obsidian is None else obsidian:
+            if open_in_obsidian(target):
+                return
+            self._set_status(fill(self.tr("Obsidian did not open (%1): shown here."), target.url))
+        self.open_note_at.emit(target.note_id, target.sentence)
 
     # -- feedback ----------------------------------------------------------------------------
 

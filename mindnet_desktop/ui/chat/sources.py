@@ -6,10 +6,12 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QProgressBar,
     QScrollArea,
     QToolButton,
@@ -73,9 +75,11 @@ class FeedbackButtons(QWidget):
 
 
 class SourceRow(QFrame):
-    """One source: its title (a link), type, score bar, injected marker and thumbs."""
+    """One source: its title (a link), type, score bar, injected marker and thumbs; its
+    context menu shows it in the app or opens it in Obsidian."""
 
     opened = Signal()
+    obsidian_requested = Signal()
 
     def __init__(
         self,
@@ -116,6 +120,18 @@ class SourceRow(QFrame):
         bottom.addWidget(self.score_bar, 1)
         layout.addLayout(bottom)
 
+    def menu(self) -> QMenu:
+        """The row's context menu (built here, shown by `contextMenuEvent`)."""
+        menu = QMenu(self)
+        menu.addAction(self.tr("Show in the app"), self.opened.emit)
+        menu.addAction(self.tr("Open in Obsidian"), self.obsidian_requested.emit)
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt API
+        menu = self.menu()
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
 
 class SourcesPane(QWidget):
     """The intent badge, the answer's thumbs and the list of sources of one answer.
@@ -123,10 +139,12 @@ class SourcesPane(QWidget):
     Signals:
         rated(node_id, rating): a thumbs click on a source (its chunk id) or the answer.
         opened(n): the title of source n (1-based) was clicked.
+        obsidian_requested(n): source n is to open in Obsidian (its context menu).
     """
 
     rated = Signal(str, str)
     opened = Signal(int)
+    obsidian_requested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -203,6 +221,7 @@ class SourcesPane(QWidget):
                 lambda rating, node=hit.node_id: self.rated.emit(node, rating)
             )
             row.opened.connect(lambda n=n: self.opened.emit(n))
+            row.obsidian_requested.connect(lambda n=n: self.obsidian_requested.emit(n))
             self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
             self.rows.append(row)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication
 
 from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.chat.support import alignment_of
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.ui.chat.state import Turn
 from mindnet_desktop.ui.support.i18n import fill
@@ -116,8 +117,7 @@ def citation_html(found: tuple[Turn, ScoredHit, int] | None) -> str | None:
         return None
     turn, hit, citation = found
     tip = explanation_html(hit, citation, excerpt_of(turn, citation))
-    alignments = turn.result.alignments if turn.result is not None else []
-    support = next((a for a in alignments if a.source == citation and a.support), None)
+    support = alignment_of(turn.result.alignments if turn.result is not None else [], citation)
     if support is not None:  # the sentence of the source that the answer's sentence rests on
         head = html.escape(translate("ChatText", "Supports the answer's sentence"))
         said = html.escape(" ".join(support.support.split()))

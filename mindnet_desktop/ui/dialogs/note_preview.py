@@ -109,7 +109,13 @@ class NotePreview(QWidget):
         marked.format.setBackground(self.palette().highlight().color().lighter(160))
         self.text.setExtraSelections([marked])
         self.text.setTextCursor(cursor)
-        self.text.ensureCursorVisible()
+        # The sentence a quarter down the view, not on its last line: what leads to it shows.
+        start = QTextCursor(self.text.document())
+        start.setPosition(span[0])
+        bar = self.text.verticalScrollBar()
+        bar.setValue(
+            bar.value() + self.text.cursorRect(start).top() - self.text.viewport().height() // 4
+        )
         return True
 
     def _failed(self, message: str) -> None:

@@ -25,7 +25,6 @@ from mindnet_desktop.ui.dialogs.models import DetectedModelsButton
 from mindnet_desktop.ui.dialogs.weights import CheckQuality, Learn, WeightsBox
 from mindnet_desktop.ui.support.settings import (
     LANGUAGES,
-    LINK_TARGETS,
     AppSettings,
     embedder_names,
 )
@@ -147,9 +146,16 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Language:"), self.language)
 
         self.link_target = QComboBox()
-        self.link_target.addItem(self.tr("Open in Obsidian"), "obsidian")
         self.link_target.addItem(self.tr("Preview in the app"), "preview")
-        self.link_target.setCurrentIndex(LINK_TARGETS.index(settings.link_target))
+        self.link_target.addItem(self.tr("Open in Obsidian"), "obsidian")
+        self.link_target.setCurrentIndex(max(self.link_target.findData(settings.link_target), 0))
+        self.link_target.setToolTip(
+            self.tr(
+                "Where a click on a source or a citation opens the note. The app's preview "
+                "shows it at the sentence the answer rests on, marked; Obsidian opens the "
+                "note (the preview's button and a source's context menu open it there too)."
+            )
+        )
         form.addRow(self.tr("Citations:"), self.link_target)
 
         self.read_only_vault = QCheckBox(self.tr("Never write notes (edges go to the overlay)"))
@@ -212,7 +218,8 @@ class SettingsDialog(QDialog):
         s.context_size = self.context_size.value()
         s.preload_chat_model = self.preload.isChecked()
         s.language = self.language.currentData()
-        s.link_target = self.link_target.currentData()
+        if self.link_target.currentData() != s.link_target:
+            s.link_target = self.link_target.currentData()  # a default not chosen stays one
         s.read_only_vault = self.read_only_vault.isChecked()
         expansion = self.expansion.currentData()
         if expansion != self._configured_expansion or s.expansion is not None:

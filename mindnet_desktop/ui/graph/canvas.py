@@ -88,6 +88,7 @@ class GraphCanvas(QGraphicsView):
         self.slice, self.nodes, self.edges = graph, drawn.nodes, drawn.edges
         self.edge_data: dict[str, SliceEdge] = {edge.id: edge for edge in graph.edges}
         self.hover_node = ""
+        self.node_notes: dict[str, str] = {}  # a line more in a node's tooltip (the view's)
         # Node arrays in `_ids` order: scene centres, radii, edge counts.
         self._ids, self._index_of, self._adjacent = drawn.ids, drawn.index_of, drawn.adjacent
         self._points, self._radii, self.degree = drawn.points, drawn.radii, drawn.degree
@@ -195,7 +196,8 @@ class GraphCanvas(QGraphicsView):
     def node_tooltip(self, node: SliceNode) -> str:
         if node.kind != "note":
             return fill(self.tr("Unresolved link: %1"), node.title)
-        return fill(self.tr("%1\nType: %2\nPath: %3"), node.title, node.type, node.path)
+        text = fill(self.tr("%1\nType: %2\nPath: %3"), node.title, node.type, node.path)
+        return f"{text}\n{self.node_notes[node.id]}" if node.id in self.node_notes else text
 
     def edge_tooltip(self, edge: SliceEdge) -> str:
         text = fill(

@@ -14,7 +14,13 @@ from typing import Any
 
 from mindnet_desktop.core.domain import note_id_of_chunk
 from mindnet_desktop.core.graph.queries import Direction
-from mindnet_desktop.core.graph.slice import GraphSlice, default_root, neighbourhood, whole_vault
+from mindnet_desktop.core.graph.slice import (
+    GraphSlice,
+    default_root,
+    joining,
+    neighbourhood,
+    whole_vault,
+)
 from mindnet_desktop.core.graph.slice_tools import SliceFilter, choices, communities, filter_slice
 from mindnet_desktop.core.service.notes import edge_actions
 from mindnet_desktop.core.service.notes.related import related
@@ -35,6 +41,7 @@ class SliceRequest:
     kinds: set[str] | None
     deleted: bool
     rules: SliceFilter
+    notes: tuple[str, ...] | None = None  # these notes and how they link (an answer's)
 
 
 @dataclass
@@ -53,7 +60,9 @@ def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
     names = {x for r in mn.records.values() for x in (r.note.title, *r.note.aliases)}
     note = note_id_of_chunk(request.root) if request.root else None  # a citation: a chunk
     start = note if note and mn.has_note(note) else default_root(queries)
-    if request.whole:
+    if request.notes is not None:
+        graph = joining(queries, request.notes, request.kinds, request.deleted)
+    elif request.whole:
         graph = whole_vault(queries, request.kinds, request.deleted)
     elif start is None:
         graph = GraphSlice()

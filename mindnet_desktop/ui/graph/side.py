@@ -143,9 +143,17 @@ class GraphSidePanel(QWidget):
         self.kind_box.addItems(kinds)
         self.kind_box.setCurrentIndex(max(self.kind_box.findText(current), 0))
 
-    def set_legend(self, groups: list[tuple[str, QColor]], kinds: list[tuple[str, QColor]]) -> None:
-        """Node colour groups (types, folders or communities) and edge kinds."""
+    def set_legend(
+        self,
+        groups: list[tuple[str, QColor]],
+        kinds: list[tuple[str, QColor]],
+        marks: list[tuple[QIcon, str]] | None = None,
+    ) -> None:
+        """Node colour groups (types, folders or communities) and edge kinds, after the
+        `marks` of the view (an answer's rings) when there are any."""
         self.legend.clear()
+        for icon, text in marks or []:
+            self.legend.addItem(QListWidgetItem(icon, text))
         for name, colour in groups:
             self.legend.addItem(QListWidgetItem(swatch(colour), name))
         for kind, colour in kinds:

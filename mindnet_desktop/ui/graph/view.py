@@ -1,8 +1,9 @@
-"""The graph view pane: the knowledge graph around the selected note (or the whole vault),
-filtered by kind, direction, depth, folder, tag and more; hover a node to highlight its
-neighbourhood, click it for its text (Markdown), neighbours and related notes, double-click
-for its local view; search by title or alias; colour by type, folder or community; delete,
-restore and create edges, link a related note with one click.
+"""The graph view pane: the knowledge graph around the selected note, the whole vault, or
+the last answer's sources and how they link (the cited ones ringed), filtered by kind,
+direction, depth, folder, tag and more; hover a node to highlight its neighbourhood, click
+it for its text (Markdown), neighbours and related notes, double-click for its local view;
+search by title or alias; colour by type, folder or community; delete, restore and create
+edges, link a related note with one click.
 
 Every service call runs on the `ServiceHost`'s core thread, the layout on the global pool
 (`run_pure`, on copied ids); the GUI thread only builds the scene. A generation counter
@@ -18,9 +19,13 @@ from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QVBoxLayout, QWidget
 
+from mindnet_desktop.core.chat.answer import AskResult
+from mindnet_desktop.core.chat.support import answer_notes
 from mindnet_desktop.core.graph.slice import GraphSlice
 from mindnet_desktop.core.graph.slice_tools import find_node
 from mindnet_desktop.ui.graph import ops
+from mindnet_desktop.ui.graph.answer import legend as answer_legend
+from mindnet_desktop.ui.graph.answer import mark_answer
 from mindnet_desktop.ui.graph.canvas import GraphCanvas
 from mindnet_desktop.ui.graph.colours import colours
 from mindnet_desktop.ui.graph.controls import GraphControls
@@ -58,6 +63,8 @@ class GraphView(QWidget):
         self.last_created: str | None = None
         self._positions: Positions = {}  # of the last layout
         self._communities: dict[str, int] | None = None  # of the drawn slice, once asked for
+        self.answer_notes: tuple[str, ...] = ()  # the last answer's sources (their notes)
+        self.cited: frozenset[str] = frozenset()  # those of them the answer cites
 
         self.controls = GraphControls(self)
         self.canvas = GraphCanvas(self)
@@ -95,22 +102,39 @@ class GraphView(QWidget):
     # -- public interface ------------------------------------------------------------------
     @Slot(str)
     def focus_note(self, note_id: str) -> None:
-        """Centre the view on a note: in neighbourhood mode its neighbourhood is redrawn."""
+        """Centre the view on a note: in neighbourhood mode its neighbourhood is redrawn; the
+        whole vault and an answer's notes stay when they hold it (else its neighbourhood)."""
         self.root = note_id
         self.selected = note_id
-        if self.controls.whole_vault() and note_id in self.canvas.nodes:
+        mode = self.controls.mode()
+        if mode != "neighbourhood" and note_id in self.canvas.nodes:
             self.canvas.mark("selected", note_id, "#ffb000")
             self.canvas.center_on(note_id)
             self._load_details(note_id)
+        elif mode == "answer":
+            self.controls.set_mode("neighbourhood")  # emits `changed`: reloads
         else:
             self.reload()
+
+    def show_answer(self, result: AskResult) -> None:
+        """Follow the conversation: draw an answer's sources and how they link, the cited
+        ones ringed (an answer without sources changes nothing)."""
+        notes, cited = answer_notes(result)
+        if not notes or self._closed:
+            return
+        self.answer_notes, self.cited = tuple(notes), frozenset(cited)
+        self.selected = next((n for n in notes if n in cited), notes[0])  # its side panel
+        self.controls.blockSignals(True)  # one reload, also when the mode stays "answer"
+        self.controls.set_mode("answer")
+        self.controls.blockSignals(False)
+        self.reload()
 
     @Slot(str)
     def open_local(self, note_id: str) -> None:
         """The local view of a note: its neighbourhood (double-click)."""
         self.root = self.selected = note_id
-        if self.controls.whole_vault():
-            self.controls.focus_box.setCurrentIndex(0)  # emits `changed`: reloads
+        if self.controls.mode() != "neighbourhood":
+            self.controls.set_mode("neighbourhood")  # emits `changed`: reloads
         else:
             self.reload()
 
@@ -146,6 +170,7 @@ class GraphView(QWidget):
             c.kinds(),
             c.show_deleted(),
             c.filters(),
+            self.answer_notes if c.mode() == "answer" else None,
         )
         self.controls.set_status(self.tr("Loading the graph…"))
         self._jobs.submit(
@@ -228,11 +253,18 @@ class GraphView(QWidget):
         if not keep:
             self._positions = positions
         self._communities = None
+        answer = self.controls.mode() == "answer"
+        if answer:
+            mark_answer(self.canvas, self.answer_notes, self.cited)
+            if self.selected in self.canvas.nodes:
+                self.select_node(self.selected, announce=False)
         self._recolour()
         self.canvas.mark("source", self.edge_source, "#d62728")
-        self.controls.set_status(
-            fill(self.tr("%1 notes, %2 edges"), self.node_count(), self.edge_count())
-        )
+        counts = fill(self.tr("%1 notes, %2 edges"), self.node_count(), self.edge_count())
+        if answer:
+            cited = len(self.cited & set(self.canvas.nodes))
+            counts = fill(self.tr("Last answer, %1 cited: %2"), cited, counts)
+        self.controls.set_status(counts)
         if graph.root and self.selected in (None, graph.root):
             self.select_node(graph.root, announce=False)
         self.drawn.emit()
@@ -254,7 +286,8 @@ class GraphView(QWidget):
         brushes, groups, kinds = colours(graph, mode, self._communities)
         self.canvas.set_brushes(brushes)
         named = [(name or self.tr("unresolved link"), colour) for name, colour in groups]
-        self.side.set_legend(named, kinds)
+        marks = answer_legend() if self.controls.mode() == "answer" else None
+        self.side.set_legend(named, kinds, marks)
 
     def _failed(self, message: str) -> None:
         if self._closed:

@@ -155,8 +155,8 @@ class MainWindow(QMainWindow):
         self.graph.setMinimumWidth(GRAPH_MIN_WIDTH)
         self.graph.setVisible(self.graph_action.isChecked())
         self.preview_dock.attach(self.host)
-        self.chat.open_note.connect(self.show_note)
         self.chat.open_note_at.connect(self.show_note)
+        self.chat.answer_finished.connect(self.graph.show_answer)  # the graph follows
         self.graph.note_selected.connect(
             lambda note_id: self.statusBar().showMessage(note_id, 5000)
         )

@@ -21,7 +21,8 @@ from mindnet_desktop.core.service.vault.embedder_choice import AUTO
 ORGANIZATION = "Mindnet"
 APPLICATION = "mindnet-desktop"
 LANGUAGES = ("de", "en")
-LINK_TARGETS = ("obsidian", "preview")
+LINK_TARGETS = ("preview", "obsidian")
+DEFAULT_LINK_TARGET = "preview"  # in the app, at the sentence; Obsidian may not be installed
 MAX_RECENT = 8
 DEFAULT_THREADS = 2
 DEFAULT_CONTEXT = 4096
@@ -201,8 +202,10 @@ class AppSettings:
 
     @property
     def link_target(self) -> str:
-        value = self._str("link_target", "obsidian")
-        return value if value in LINK_TARGETS else "obsidian"
+        """Where a source or citation opens: "preview" (the app, at the sentence the answer
+        rests on; the default) or "obsidian" (kept for those who saved it)."""
+        value = self._str("link_target", DEFAULT_LINK_TARGET)
+        return value if value in LINK_TARGETS else DEFAULT_LINK_TARGET
 
     @link_target.setter
     def link_target(self, value: str) -> None:

@@ -221,17 +221,17 @@ def test_stop_cancels_a_running_answer_and_keeps_what_arrived(
     qtbot.waitUntil(lambda: panel.send_button.isEnabled())
 
 
-def test_preview_link_target_citation_click_emits_open_note(
+def test_preview_link_target_citation_click_opens_the_note_in_the_app(
     qtbot, panel: ChatPanel, canned_answer: str
 ) -> None:
     result = ask(qtbot, panel)
     point = anchor_point(panel, "cite:0/2")
-    with qtbot.waitSignal(panel.open_note, timeout=5000) as blocker:
+    with qtbot.waitSignal(panel.open_note_at, timeout=5000) as blocker:
         qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=point)
-    assert blocker.args == [result.sources[1].note_id]
-    with qtbot.waitSignal(panel.open_note, timeout=5000) as blocker:
+    assert blocker.args[0] == result.sources[1].note_id
+    with qtbot.waitSignal(panel.open_note_at, timeout=5000) as blocker:
         panel.sources.rows[0].title.linkActivated.emit("open")
-    assert blocker.args == [result.sources[0].note_id]
+    assert blocker.args[0] == result.sources[0].note_id
 
 
 def test_obsidian_link_target_opens_an_obsidian_url(
@@ -246,7 +246,7 @@ def test_obsidian_link_target_opens_an_obsidian_url(
     panel.configure(resolve_model_path("test"), 2, 768, "obsidian")
     result = ask(qtbot, panel)
     emitted: list[str] = []
-    panel.open_note.connect(emitted.append)
+    panel.open_note_at.connect(lambda note, _sentence: emitted.append(note))
     qtbot.mouseClick(
         panel.view.viewport(), Qt.MouseButton.LeftButton, pos=anchor_point(panel, "cite:0/1")
     )

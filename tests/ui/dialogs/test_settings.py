@@ -38,7 +38,7 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
     first.retriever_weights = WEIGHTS
     first.language = "de"
     first.read_only_vault = True
-    first.link_target = "preview"
+    first.link_target = "obsidian"
     first.sync()
     del first
 
@@ -50,7 +50,7 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
     assert again.retriever_weights == WEIGHTS
     assert again.language == "de"
     assert again.read_only_vault is True
-    assert again.link_target == "preview"
+    assert again.link_target == "obsidian"  # a saved choice stays, whatever the default
 
 
 def test_defaults(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_defaults(tmp_path: Path) -> None:
     assert "hash" not in embedder_names()
     assert settings.retriever_weights is None
     assert settings.language in ("de", "en")
-    assert settings.link_target == "obsidian"
+    assert settings.link_target == "preview"  # in the app: Obsidian may not be installed
 
 
 def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) -> None:
@@ -75,13 +75,30 @@ def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) 
     assert settings.retriever_weights is None
 
     dialog.threads.setValue(5)
-    dialog.link_target.setCurrentIndex(dialog.link_target.findData("preview"))
+    assert dialog.link_target.currentData() == "preview"  # the default, first
+    dialog.link_target.setCurrentIndex(dialog.link_target.findData("obsidian"))
     dialog.weights["semantic"].setValue(0.9)
     changed = dialog.apply()
     assert changed == {"threads", "link_target", "retriever_weights"}
     again = AppSettings.from_file(path)
-    assert again.threads == 5 and again.link_target == "preview"
+    assert again.threads == 5 and again.link_target == "obsidian"
     assert again.retriever_weights["semantic"] == 0.9
+
+
+def test_ok_does_not_pin_the_default_link_target(qtbot, tmp_path: Path) -> None:
+    """OK on the dialog writes the link target only when the user changed it: one who never
+    chose keeps following the default; a saved "obsidian" is shown and kept."""
+    path = tmp_path / "settings.ini"
+    settings = AppSettings.from_file(path)
+    dialog = SettingsDialog(settings, load_retriever_config().weights)
+    qtbot.addWidget(dialog)
+    dialog.apply()
+    assert not settings.store.contains("link_target")
+    settings.link_target = "obsidian"
+    dialog = SettingsDialog(settings, load_retriever_config().weights)
+    qtbot.addWidget(dialog)
+    assert dialog.link_target.currentData() == "obsidian"
+    assert dialog.apply() == set() and AppSettings.from_file(path).link_target == "obsidian"
 
 
 def test_learn_from_my_ratings_in_the_settings_shows_applied_weights(qtbot, tmp_path) -> None:

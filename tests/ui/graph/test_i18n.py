@@ -26,6 +26,7 @@ def test_german_strings(qtbot) -> None:
             qtbot.addWidget(widget)
         assert controls.focus_box.itemText(1) == "Ganzer Vault"
         assert controls.deleted_check.text() == "Gelöschte zeigen"
+        assert controls.fold_button.text() == "Filter"
         assert side.create_button.text() == "Kante anlegen"
         node = SliceNode("a", "note", "A", "project", "a.md")
         assert "Typ: project" in canvas.node_tooltip(node)

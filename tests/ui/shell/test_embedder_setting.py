@@ -65,7 +65,7 @@ def test_declining_keeps_the_index_and_its_model(qtbot, window, monkeypatch) -> 
 
 def test_a_citation_in_preview_mode_shows_the_note_in_the_app(qtbot, window) -> None:
     window.show()
-    window.chat.open_note.emit("Support/Papierstau beheben")
+    window.chat.open_note_at.emit("Support/Papierstau beheben", "")
     preview = window.preview_dock.preview
     qtbot.waitUntil(lambda: preview.current is not None, timeout=LONG)
     assert window.preview_dock.isVisible()

@@ -262,7 +262,7 @@ def test_shortcuts_preview_and_chat_configuration(qtbot, make_window, vault: Pat
     assert window.focusWidget() is window.chat.input
     window.graph_action.trigger()  # View > Graph off
     assert not window.graph.isVisible()
-    window.chat.open_note.emit("Projekte/KI-Projekt Alpha")
+    window.chat.open_note_at.emit("Projekte/KI-Projekt Alpha", "")
     assert window.graph.root == "Projekte/KI-Projekt Alpha"
     assert window.graph.isVisible()
     wait_imported(qtbot, window)
