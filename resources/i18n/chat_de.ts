@@ -243,6 +243,13 @@
         <translation>Quellen</translation>
     </message>
     <message numerus="yes">
+        <source>Closest notes (%n)</source>
+        <translation>
+            <numerusform>Ähnlichste Notiz (%n)</numerusform>
+            <numerusform>Ähnlichste Notizen (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Sources (%n)</source>
         <translation>
             <numerusform>Quelle (%n)</numerusform>
