@@ -22,6 +22,7 @@ from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
 
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
 SNAPSHOT_IDLE_MS = 20_000  # imports quiet this long: the snapshots are saved
+WATCH_START_WAIT_S = 60.0  # closing waits this long at most for the watch to start
 
 
 class VaultIndexer(QObject):
@@ -57,6 +58,8 @@ class VaultIndexer(QObject):
         self._imports.failed.connect(self._on_failed)
         self._stats = JobGroup(host, self)
         self._stats.failed.connect(self._on_failed)
+        self._watch_start = JobGroup(parent=self)
+        self._watch_start.failed.connect(self._on_failed)
         self._closing = False
         self._waiting: set[threading.Event] = set()
         self._lock = threading.Lock()
@@ -122,8 +125,10 @@ class VaultIndexer(QObject):
         if outcome:
             self.last_summary = outcome[0].summary
             self.imported.emit(outcome[0].summary)
-        if job.error is None:
-            self._set_state(WATCHING if self._watcher is not None else STOPPED)
+        if job.error is None and self._watcher is None:
+            self._set_state(STOPPED)
+        elif job.error is None and not self._watch_start.busy:
+            self._set_state(WATCHING)  # (a watch still starting says so when it has)
         if not self._closing:
             self.refresh_stats()
         if then is not None:
@@ -145,7 +150,9 @@ class VaultIndexer(QObject):
 
     # Watching
     def start_watching(self) -> None:
-        """Watch the vault (call after the first import: it does not reconcile again)."""
+        """Watch the vault (call with or after the first import: it does not reconcile
+        again). The watch starts off the GUI thread (adding a watch to each folder of a
+        large vault takes a while); `watching` once it has."""
         from mindnet_desktop.core.ingest.watcher import VaultWatcher
 
         if self._watcher is not None or self._closing or self.host.mindnet is None:
@@ -157,8 +164,12 @@ class VaultIndexer(QObject):
             self._on_watch_error,
             self._vault_seen.emit,
         )
-        self._watcher.start(reconcile=False)
-        if not self.importing:
+        self._watch_start.run_pure(
+            partial(ops.start_watcher, watcher=self._watcher), "start watching", self._watching
+        )
+
+    def _watching(self, _result: object) -> None:
+        if not self._closing and not self.importing and self.state != ERROR:
             self._set_state(WATCHING)
 
     def _on_change(self) -> None:
@@ -204,6 +215,7 @@ class VaultIndexer(QObject):
                 done.set()
         self._snapshot_timer.stop()
         self.cancel()
+        self._watch_start.wait(WATCH_START_WAIT_S)  # its thread must not start after the stop
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None

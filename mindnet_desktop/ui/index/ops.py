@@ -1,5 +1,6 @@
-"""What the window's indexing runs on the service thread: an import (in this process or a
-child), saving the snapshots, and the counts the status bar and the index panel show."""
+"""What the window's indexing runs off the GUI thread: on the service thread an import (in
+this process or a child), saving the snapshots, and the counts the status bar and the index
+panel show; beside it the start of the watcher."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass, field
 
 from mindnet_desktop.core.domain import drain, throttled
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.ingest.watcher import VaultWatcher
 from mindnet_desktop.core.service.vault.import_child import (
     CHILD_MIN_FILES,
     files_to_import,
@@ -44,7 +46,8 @@ def index_stats(mn: Mindnet, job: Job | None = None) -> IndexStats:
         IndexedNote(nid, r.note.path, r.note.title, r.note.type, r.indexed_at)
         for nid, r in sorted(records.items(), key=lambda item: item[1].note.path)
     ]
-    return IndexStats(len(records), mn.chunk_count(), len(mn.edges()), rows)
+    chunks = sum(r.chunk_count for r in records.values())  # as the store's, without asking it
+    return IndexStats(len(records), chunks, mn.edge_count(), rows)
 
 
 def import_vault(
@@ -69,6 +72,11 @@ def import_vault(
     result = drain(run, report)
     outcome.append(result)
     return result
+
+
+def start_watcher(job: Job, watcher: VaultWatcher) -> None:
+    """Start watching (off the GUI thread: a watch is added to every folder)."""
+    watcher.start(reconcile=False)
 
 
 def save_snapshots(mn: Mindnet, job: Job) -> None:

@@ -1,0 +1,67 @@
+"""The window's start on an indexed vault: the snapshots answer the first search and the
+start's check before the store opens in the background; then the window switches to the
+store, and a search finds the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mindnet_desktop.cli.vault import import_for_readers
+from mindnet_desktop.core.ingest.importer import ImportOptions
+from mindnet_desktop.core.models.embedders import HashEmbedder
+from mindnet_desktop.core.service.search.hybrid import hybrid_search
+from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.core.store.chroma import ChromaStore
+from mindnet_desktop.core.store.chunk_snapshot import ROWS_FILE
+from mindnet_desktop.core.store.reader_store import ReaderStore
+from mindnet_desktop.ui.index.indexer import WATCHING
+
+LONG = 120_000
+
+
+def _index(vault: Path, data: Path) -> None:
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=True) as mn:
+        import_for_readers(mn, ImportOptions(sync_deletes=True), False)
+
+
+def _search(mn: Mindnet, job: object) -> tuple[type, list[tuple[str, str, float]]]:
+    hits = hybrid_search(mn, "Entscheidung Datenbank", 8, log=False).hits
+    return type(mn.store), [(h.node_id, h.text, round(h.score, 4)) for h in hits]
+
+
+def test_first_search_from_the_snapshots_then_the_store_finds_the_same(
+    qtbot, make_window, vault: Path, tmp_path: Path
+) -> None:
+    """Guards the start's reader phase (shown to fail by a window whose first search waits
+    for Chroma: the store's type in the first answer) and the switch (the second)."""
+    _index(vault, tmp_path / "data")
+    window = make_window()
+    window.show()
+    opened: list[object] = []
+    window.open_vault(vault)
+    window.host.opened.connect(opened.append)
+    first = window.host.submit(_search)  # asked at once, as a user would
+    qtbot.waitUntil(first.is_finished, timeout=LONG)
+    assert first.error is None
+    kind, hits = first.result
+    assert kind is ReaderStore and hits
+    qtbot.waitUntil(lambda: bool(opened), timeout=LONG)  # the store opened, switched to
+    assert window.indexer.state == WATCHING and window.stats.notes > 10
+    again = window.host.submit(_search)
+    qtbot.waitUntil(again.is_finished, timeout=LONG)
+    assert again.result == (ChromaStore, hits)
+
+
+def test_a_start_without_a_snapshot_opens_the_store_first(
+    qtbot, make_window, vault: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    _index(vault, data)
+    (data / ROWS_FILE).write_bytes(b"broken")
+    window = make_window()
+    window.open_vault(vault)
+    first = window.host.submit(_search)
+    qtbot.waitUntil(first.is_finished, timeout=LONG)
+    assert first.error is None and first.result[0] is ChromaStore and first.result[1]
+    qtbot.waitUntil(lambda: window.indexer.state == WATCHING, timeout=LONG)
+    assert window.stats is not None and window.stats.notes > 10
