@@ -23,6 +23,7 @@ from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
 SNAPSHOT_IDLE_MS = 20_000  # imports quiet this long: the snapshots are saved
 WATCH_START_WAIT_S = 60.0  # closing waits this long at most for the watch to start
+SNAPSHOT_WAIT_S = 60.0  # and for the snapshot child to finish
 
 
 class VaultIndexer(QObject):
@@ -60,6 +61,8 @@ class VaultIndexer(QObject):
         self._stats.failed.connect(self._on_failed)
         self._watch_start = JobGroup(parent=self)
         self._watch_start.failed.connect(self._on_failed)
+        self._snapshot_writes = JobGroup(parent=self)  # the wait for the snapshot child
+        self._snapshot_writes.failed.connect(self.failed)
         self._closing = False
         self._waiting: set[threading.Event] = set()
         self._lock = threading.Lock()
@@ -135,13 +138,29 @@ class VaultIndexer(QObject):
             then()
 
     def save_snapshots(self) -> Job | None:
-        """Save the records and graph snapshots of the imports so far (the next start reads
-        them instead of the store); closing the service saves them too."""
-        if self._closing or self.host.mindnet is None:
+        """Bring the snapshots a fresh reader reads (records, graph, chunk snapshot, note
+        index) in step with the imports so far: the service lists what changed, a child
+        process writes them (`snapshot_child`), the service hears back. Closing the service
+        saves what is left in its own process."""
+        if self._closing or self.host.mindnet is None or self._snapshot_writes.busy:
             return None
         if self.importing:
             return None  # its end starts the timer again
-        return self._stats.submit(ops.save_snapshots, "snapshots")
+        return self._stats.submit(ops.snapshot_request, "snapshot request", self._write)
+
+    def _write(self, request: object) -> None:
+        if request is None or self._closing:
+            return  # (a request the close leaves unanswered is saved by the close)
+        job = self._snapshot_writes.run_pure(
+            partial(ops.write_snapshots, request=request), "write snapshots"
+        )
+        if job is not None:
+            job.done.connect(lambda ok: self._written(bool(ok)))
+            job.failed.connect(lambda _message: self._written(False))
+
+    def _written(self, ok: bool) -> None:
+        if not self._closing:
+            self._stats.submit(partial(ops.snapshots_written, ok=ok), "snapshots written")
 
     def refresh_stats(self) -> Job | None:
         if self._closing:
@@ -216,6 +235,7 @@ class VaultIndexer(QObject):
         self._snapshot_timer.stop()
         self.cancel()
         self._watch_start.wait(WATCH_START_WAIT_S)  # its thread must not start after the stop
+        self._snapshot_writes.wait(SNAPSHOT_WAIT_S)  # the child writes what the close would
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None

@@ -1,6 +1,6 @@
 """What the window's indexing runs off the GUI thread: on the service thread an import (in
-this process or a child), saving the snapshots, and the counts the status bar and the index
-panel show; beside it the start of the watcher."""
+this process or a child), what the snapshots owe, and the counts the status bar and the
+index panel show; beside it the start of the watcher and the wait for the snapshot child."""
 
 from __future__ import annotations
 
@@ -15,6 +15,13 @@ from mindnet_desktop.core.service.vault.import_child import (
     import_in_child,
 )
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.snapshot_child import (
+    SnapshotRequest,
+    write_in_child,
+)
+from mindnet_desktop.core.service.vault.snapshot_child import (
+    snapshot_request as request_snapshots,
+)
 from mindnet_desktop.ui.support.workers import Job
 
 PROGRESS_INTERVAL = 0.05  # seconds between progress reports to the GUI
@@ -79,6 +86,16 @@ def start_watcher(job: Job, watcher: VaultWatcher) -> None:
     watcher.start(reconcile=False)
 
 
-def save_snapshots(mn: Mindnet, job: Job) -> None:
-    """Save the records and graph snapshots (the next start reads them, not the store)."""
-    mn.save_snapshots()
+def snapshot_request(mn: Mindnet, job: Job) -> SnapshotRequest | None:
+    """What the snapshots owe the index (None: nothing): the changed notes and their chunks."""
+    return request_snapshots(mn)
+
+
+def write_snapshots(job: Job, request: SnapshotRequest) -> bool:
+    """Write the snapshots in a child process (off the service thread: it only waits)."""
+    return write_in_child(request)
+
+
+def snapshots_written(mn: Mindnet, job: Job, ok: bool) -> None:
+    """The child wrote them, or they are owed again."""
+    mn.state.written(ok)

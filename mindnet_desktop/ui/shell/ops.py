@@ -49,6 +49,7 @@ def open_writer(
         replace_embedder=reembed,
         background_store=True,
     )
+    mn.chunk_snapshot = True  # what the close saves includes what a fresh search reads
     try:
         if weights is not None:
             mn.set_retriever_weights(weights)

@@ -65,3 +65,47 @@ def test_a_start_without_a_snapshot_opens_the_store_first(
     assert first.error is None and first.result[0] is ChromaStore and first.result[1]
     qtbot.waitUntil(lambda: window.indexer.state == WATCHING, timeout=LONG)
     assert window.stats is not None and window.stats.notes > 10
+
+
+def test_after_an_app_edit_the_snapshots_follow_and_a_fresh_search_reads_them(
+    qtbot, make_window, vault: Path, tmp_path: Path
+) -> None:
+    """Guards the app's share of the reader snapshots (issue 32): after the window imported
+    an edit, its quiet-time save (a child process) leaves the chunk snapshot and the note
+    index in step, so a fresh search answers from them without Chroma (shown to fail by a
+    save that keeps only the records and the graph: `index_status` stays `stale`)."""
+    from mindnet_desktop.core.graph.note_index import NoteIndex
+    from mindnet_desktop.core.graph.snapshot import Snapshots
+    from mindnet_desktop.core.service.vault.freshness import index_status
+    from mindnet_desktop.core.store.chunk_snapshot import ChunkSnapshot
+
+    data = tmp_path / "data"
+    _index(vault, data)
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: window.indexer.state == WATCHING, timeout=LONG)
+    window.indexer._snapshot_timer.setInterval(300)
+    before = window.stats.notes
+    note = vault / "Wissen" / "Embeddings 101.md"
+    note.write_text("# Embeddings 101\n\nQuokkas embed sentences.\n", "utf-8")
+    (vault / "Inbox" / "Neue Idee.md").write_text("# Neue Idee\n\nWombats.\n", "utf-8")
+    qtbot.waitUntil(lambda: window.stats.notes == before + 1, timeout=LONG)
+
+    def edit_on_disk() -> bool:
+        signatures = Snapshots(data).signatures()
+        chunks = ChunkSnapshot.load(data, signatures[0], "hash")
+        if chunks is None or index_status(data, "hash").state != "ready":
+            return False
+        index = NoteIndex.load(data, signatures[1])
+        if index is None:
+            return False
+        index.close()
+        rows = chunks.chunk_rows(["Wissen/Embeddings 101#1"]).values()
+        return any("Quokkas" in row.chunk.text for row in rows)
+
+    qtbot.waitUntil(edit_on_disk, timeout=LONG)
+    with Mindnet(vault, data, embedder=HashEmbedder(), lazy_store=True) as reader:
+        hits = hybrid_search(reader, "Quokkas embed sentences", 3, log=False).hits
+        assert hits[0].note_id == "Wissen/Embeddings 101"
+        assert isinstance(reader.store, ReaderStore) and not reader.store.delegated
+    assert not window.host.mindnet.state.stale

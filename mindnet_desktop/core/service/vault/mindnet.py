@@ -223,7 +223,7 @@ class Mindnet:
         if self._lock is None:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
         self.wait_for_store()
-        self.save_snapshots()
+        self.state.save_snapshots()  # records and graph: the other reads them (not the rest)
         store, self._store = self._store, None
         self.state.forget()
         if store is not None:
