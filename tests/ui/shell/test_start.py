@@ -109,3 +109,20 @@ def test_after_an_app_edit_the_snapshots_follow_and_a_fresh_search_reads_them(
         assert hits[0].note_id == "Wissen/Embeddings 101"
         assert isinstance(reader.store, ReaderStore) and not reader.store.delegated
     assert not window.host.mindnet.state.stale
+
+
+def test_a_store_that_cannot_open_behind_good_snapshots_is_reported(
+    qtbot, make_window, vault: Path, tmp_path: Path
+) -> None:
+    """The snapshots answer, then Chroma fails to open (a corrupt file): the window says so,
+    lets go of the vault and stops watching, as when the store failed at once."""
+    data = tmp_path / "data"
+    _index(vault, data)
+    (data / "chroma" / "chroma.sqlite3").write_bytes(b"not a database" * 100)
+    window = make_window()
+    window.open_vault(vault)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=LONG)
+    assert "Cannot open the index" in window.last_error
+    qtbot.waitUntil(lambda: window.host.mindnet is None, timeout=LONG)
+    assert window.watch_label.property("state") == "error"
+    assert window.indexer.state != WATCHING
