@@ -17,10 +17,9 @@ from mindnet_desktop.core.config.type_registry import load_types, resolve_config
 from mindnet_desktop.core.domain import Edge, ImportSummary
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
-from mindnet_desktop.core.service.search.view import keep_note_index
+from mindnet_desktop.core.service.search.view import update_reader_snapshots
 from mindnet_desktop.core.service.vault.embedder_choice import AUTO, resolve_embedder
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
-from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
 from mindnet_desktop.core.store.lock import WriterLock
 from mindnet_desktop.core.store.protocol import NoteRecord, note_fields
 from mindnet_desktop.core.store.rebuild import move_index_aside
@@ -53,11 +52,10 @@ def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> Impor
     searches (the chunk snapshot and the note index) in step with it."""
     before = mn.snapshots.signatures()[0]
     outcome = drive(mn.import_vault(options), show)
-    # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py).
-    changed = {r.note.note_id for r in outcome.written} | set(outcome.deleted)
-    after = mn.snapshots.signatures()[0]
-    update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
-    keep_note_index(mn)  # and what a search reads of the notes and the graph
+    # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py), nor
+    # load the records and the graph (the note index).
+    written = [r.note.note_id for r in outcome.written]
+    update_reader_snapshots(mn, before, written, outcome.deleted)
     return outcome.summary
 
 

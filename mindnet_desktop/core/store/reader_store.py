@@ -1,7 +1,10 @@
 """The store of a reader process that found a chunk snapshot in step (`chunk_snapshot.py`):
 vector queries, chunk rows and note vectors from the snapshot, lexical queries from the
 lexical index, and Chroma opened only for what neither holds (a note's chunks for `show`,
-the note records when no records snapshot is in step, ...)."""
+the note records when no records snapshot is in step, ...).
+
+The app's writer starts the same way (`behind_snapshot`): its store opens on a thread of its
+own while the reader store answers, and replaces it once open (`Mindnet.wait_for_store`)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.chunk_snapshot import ChunkSnapshot
 from mindnet_desktop.core.store.lexical import LexicalIndex, LexicalQueries
+from mindnet_desktop.core.store.opening import StoreOpening
 from mindnet_desktop.core.store.protocol import CandidateFilter, ChunkRow
 
 
@@ -40,6 +44,11 @@ class ReaderStore(LexicalQueries):
         if self._store is None:
             self._store = self._open_store()
         return getattr(self._store, name)
+
+    @property
+    def delegated(self) -> bool:
+        """Something was asked of the full store (opened for it): it may have been written."""
+        return self._store is not None
 
     def counts(self) -> dict[str, int]:
         return {"notes": self.snapshot.note_count(), "chunks": len(self.snapshot)}
@@ -70,6 +79,11 @@ class ReaderStore(LexicalQueries):
         if self._store is not None:
             self._store.release()  # closes it too
 
+    def detach(self) -> None:
+        """Close what this store opened itself (the lexical reader), not the full store:
+        another takes it over (`Mindnet.wait_for_store`)."""
+        self.lexical.close()
+
 
 def open_store(
     data_dir: Path,
@@ -92,3 +106,32 @@ def open_store(
             # It answers what a search asks and hands the rest to Chroma: one type for callers.
             return cast(ChromaStore, ReaderStore(data_dir, snapshot, full))
     return full()
+
+
+def behind_snapshot(
+    data_dir: Path, embedder: Embedder, vault: Path, signature: str | None
+) -> tuple[ChromaStore, StoreOpening] | None:
+    """A writer's store opening on a thread of its own, and the reader store that answers
+    searches from the chunk snapshot of the manifest `signature` meanwhile (anything else it
+    hands to the opening store, waiting for it); None when no snapshot is in step (the
+    caller opens the store at once)."""
+    snapshot = ChunkSnapshot.load(data_dir, signature, embedder.name)
+    if snapshot is None:
+        return None
+    openings: list[StoreOpening] = []
+    try:
+        reader = ReaderStore(data_dir, snapshot, lambda: openings[0].result())
+    except Exception:  # noqa: BLE001 - e.g. a lexical index of another version: the writer mends it
+        return None
+
+    def open_warm() -> ChromaStore:
+        store = ChromaStore(data_dir, embedder, True, False, None, vault)
+        try:
+            store.counts()  # Chroma loads each collection at its first call, holding the GIL
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    openings.append(StoreOpening(open_warm))
+    return cast(ChromaStore, reader), openings[0]

@@ -95,7 +95,7 @@ class GraphView(QWidget):
         self.side.create_requested.connect(self.create_edge)
         self.side.clear_requested.connect(self._clear_new_edge)
         if host.mindnet is None:
-            host.opened.connect(self.reload)
+            host.readable.connect(self.reload)  # the snapshots answer before the store opens
         else:
             self.reload()
 

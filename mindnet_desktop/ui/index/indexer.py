@@ -22,6 +22,8 @@ from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
 
 WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error"
 SNAPSHOT_IDLE_MS = 20_000  # imports quiet this long: the snapshots are saved
+WATCH_START_WAIT_S = 60.0  # closing waits this long at most for the watch to start
+SNAPSHOT_WAIT_S = 60.0  # and for the snapshot child to finish
 
 
 class VaultIndexer(QObject):
@@ -57,6 +59,10 @@ class VaultIndexer(QObject):
         self._imports.failed.connect(self._on_failed)
         self._stats = JobGroup(host, self)
         self._stats.failed.connect(self._on_failed)
+        self._watch_start = JobGroup(parent=self)
+        self._watch_start.failed.connect(self._on_failed)
+        self._snapshot_writes = JobGroup(parent=self)  # the wait for the snapshot child
+        self._snapshot_writes.failed.connect(self.failed)
         self._closing = False
         self._waiting: set[threading.Event] = set()
         self._lock = threading.Lock()
@@ -122,21 +128,39 @@ class VaultIndexer(QObject):
         if outcome:
             self.last_summary = outcome[0].summary
             self.imported.emit(outcome[0].summary)
-        if job.error is None:
-            self._set_state(WATCHING if self._watcher is not None else STOPPED)
+        if job.error is None and self._watcher is None:
+            self._set_state(STOPPED)
+        elif job.error is None and not self._watch_start.busy:
+            self._set_state(WATCHING)  # (a watch still starting says so when it has)
         if not self._closing:
             self.refresh_stats()
         if then is not None:
             then()
 
     def save_snapshots(self) -> Job | None:
-        """Save the records and graph snapshots of the imports so far (the next start reads
-        them instead of the store); closing the service saves them too."""
-        if self._closing or self.host.mindnet is None:
+        """Bring the snapshots a fresh reader reads (records, graph, chunk snapshot, note
+        index) in step with the imports so far: the service lists what changed, a child
+        process writes them (`snapshot_child`), the service hears back. Closing the service
+        saves what is left in its own process."""
+        if self._closing or self.host.mindnet is None or self._snapshot_writes.busy:
             return None
         if self.importing:
             return None  # its end starts the timer again
-        return self._stats.submit(ops.save_snapshots, "snapshots")
+        return self._stats.submit(ops.snapshot_request, "snapshot request", self._write)
+
+    def _write(self, request: object) -> None:
+        if request is None or self._closing:
+            return  # (a request the close leaves unanswered is saved by the close)
+        job = self._snapshot_writes.run_pure(
+            partial(ops.write_snapshots, request=request), "write snapshots"
+        )
+        if job is not None:
+            job.done.connect(lambda ok: self._written(bool(ok)))
+            job.failed.connect(lambda _message: self._written(False))
+
+    def _written(self, ok: bool) -> None:
+        if not self._closing:
+            self._stats.submit(partial(ops.snapshots_written, ok=ok), "snapshots written")
 
     def refresh_stats(self) -> Job | None:
         if self._closing:
@@ -145,7 +169,9 @@ class VaultIndexer(QObject):
 
     # Watching
     def start_watching(self) -> None:
-        """Watch the vault (call after the first import: it does not reconcile again)."""
+        """Watch the vault (call with or after the first import: it does not reconcile
+        again). The watch starts off the GUI thread (adding a watch to each folder of a
+        large vault takes a while); `watching` once it has."""
         from mindnet_desktop.core.ingest.watcher import VaultWatcher
 
         if self._watcher is not None or self._closing or self.host.mindnet is None:
@@ -157,8 +183,12 @@ class VaultIndexer(QObject):
             self._on_watch_error,
             self._vault_seen.emit,
         )
-        self._watcher.start(reconcile=False)
-        if not self.importing:
+        self._watch_start.run_pure(
+            partial(ops.start_watcher, watcher=self._watcher), "start watching", self._watching
+        )
+
+    def _watching(self, _result: object) -> None:
+        if not self._closing and not self.importing and self.state != ERROR:
             self._set_state(WATCHING)
 
     def _on_change(self) -> None:
@@ -204,6 +234,8 @@ class VaultIndexer(QObject):
                 done.set()
         self._snapshot_timer.stop()
         self.cancel()
+        self._watch_start.wait(WATCH_START_WAIT_S)  # its thread must not start after the stop
+        self._snapshot_writes.wait(SNAPSHOT_WAIT_S)  # the child writes what the close would
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None

@@ -1,5 +1,6 @@
-"""What the window's indexing runs on the service thread: an import (in this process or a
-child), saving the snapshots, and the counts the status bar and the index panel show."""
+"""What the window's indexing runs off the GUI thread: on the service thread an import (in
+this process or a child), what the snapshots owe, and the counts the status bar and the
+index panel show; beside it the start of the watcher and the wait for the snapshot child."""
 
 from __future__ import annotations
 
@@ -7,12 +8,20 @@ from dataclasses import dataclass, field
 
 from mindnet_desktop.core.domain import drain, throttled
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
+from mindnet_desktop.core.ingest.watcher import VaultWatcher
 from mindnet_desktop.core.service.vault.import_child import (
     CHILD_MIN_FILES,
     files_to_import,
     import_in_child,
 )
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
+from mindnet_desktop.core.service.vault.snapshot_child import (
+    SnapshotRequest,
+    write_in_child,
+)
+from mindnet_desktop.core.service.vault.snapshot_child import (
+    snapshot_request as request_snapshots,
+)
 from mindnet_desktop.ui.support.workers import Job
 
 PROGRESS_INTERVAL = 0.05  # seconds between progress reports to the GUI
@@ -44,7 +53,8 @@ def index_stats(mn: Mindnet, job: Job | None = None) -> IndexStats:
         IndexedNote(nid, r.note.path, r.note.title, r.note.type, r.indexed_at)
         for nid, r in sorted(records.items(), key=lambda item: item[1].note.path)
     ]
-    return IndexStats(len(records), mn.chunk_count(), len(mn.edges()), rows)
+    chunks = sum(r.chunk_count for r in records.values())  # as the store's, without asking it
+    return IndexStats(len(records), chunks, mn.edge_count(), rows)
 
 
 def import_vault(
@@ -71,6 +81,21 @@ def import_vault(
     return result
 
 
-def save_snapshots(mn: Mindnet, job: Job) -> None:
-    """Save the records and graph snapshots (the next start reads them, not the store)."""
-    mn.save_snapshots()
+def start_watcher(job: Job, watcher: VaultWatcher) -> None:
+    """Start watching (off the GUI thread: a watch is added to every folder)."""
+    watcher.start(reconcile=False)
+
+
+def snapshot_request(mn: Mindnet, job: Job) -> SnapshotRequest | None:
+    """What the snapshots owe the index (None: nothing): the changed notes and their chunks."""
+    return request_snapshots(mn)
+
+
+def write_snapshots(job: Job, request: SnapshotRequest) -> bool:
+    """Write the snapshots in a child process (off the service thread: it only waits)."""
+    return write_in_child(request)
+
+
+def snapshots_written(mn: Mindnet, job: Job, ok: bool) -> None:
+    """The child wrote them, or they are owed again."""
+    mn.state.written(ok)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.core.domain import ImportSummary
+from mindnet_desktop.ui.index.notes_model import NotesModel
 from mindnet_desktop.ui.index.ops import IndexStats
 from mindnet_desktop.ui.support.i18n import fill
 
@@ -24,25 +24,16 @@ from mindnet_desktop.ui.support.i18n import fill
 def _table(headers: list[str]) -> QTableWidget:
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(headers)
+    _style(table)
+    return table
+
+
+def _style(table: QTableView) -> None:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setVisible(False)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     table.horizontalHeader().setStretchLastSection(True)
-    return table
-
-
-class _SortKeyItem(QTableWidgetItem):
-    """A cell shown as text but sorted by a key (times sort by time, not by text)."""
-
-    def __init__(self, text: str, key: float) -> None:
-        super().__init__(text)
-        self.key = key
-
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        if isinstance(other, _SortKeyItem):
-            return self.key < other.key
-        return super().__lt__(other)
 
 
 class IndexPanel(QWidget):
@@ -58,8 +49,14 @@ class IndexPanel(QWidget):
         self.summary_label = QLabel(self.tr("No import yet."))
         self.summary_label.setWordWrap(True)
         self.problems = _table([self.tr("File"), self.tr("Severity"), self.tr("Message")])
-        self.notes = _table([self.tr("Note"), self.tr("Type"), self.tr("Last indexed")])
-        self.notes.itemActivated.connect(self._activated)
+        headers = [self.tr("Note"), self.tr("Type"), self.tr("Last indexed")]
+        self.notes_model = NotesModel(headers, self.tr("unknown"), self)
+        self.notes = QTableView()
+        self.notes.setModel(self.notes_model)
+        _style(self.notes)
+        self.notes.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+        self.notes.setSortingEnabled(True)
+        self.notes.activated.connect(self._activated)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.problems, self.tr("Problems"))
         self.tabs.addTab(self.notes, self.tr("Notes"))
@@ -99,26 +96,16 @@ class IndexPanel(QWidget):
         self.tabs.setTabText(0, fill(self.tr("Problems (%1)"), len(problems)))
 
     def show_stats(self, stats: IndexStats) -> None:
-        """Every note with the time it was last indexed."""
-        self.notes.setSortingEnabled(False)
-        self.notes.setRowCount(len(stats.indexed))
-        for row, note in enumerate(stats.indexed):
-            path = QTableWidgetItem(note.path)
-            path.setData(Qt.ItemDataRole.UserRole, note.note_id)
-            path.setToolTip(note.title)
-            self.notes.setItem(row, 0, path)
-            self.notes.setItem(row, 1, QTableWidgetItem(note.type))
-            when = (
-                datetime.fromtimestamp(note.indexed_at).strftime("%Y-%m-%d %H:%M:%S")
-                if note.indexed_at
-                else self.tr("unknown")
-            )
-            self.notes.setItem(row, 2, _SortKeyItem(when, note.indexed_at))
-        self.notes.setSortingEnabled(True)
-        self.notes.resizeColumnToContents(0)
+        """Every note with the time it was last indexed (in the order the user sorted)."""
+        fresh = not self.notes_model.notes
+        self.notes_model.set_notes(stats.indexed)
+        header = self.notes.horizontalHeader()
+        self.notes_model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        if fresh:
+            self.notes.resizeColumnToContents(0)
         self.tabs.setTabText(1, fill(self.tr("Notes (%1)"), len(stats.indexed)))
 
-    def _activated(self, item: QTableWidgetItem) -> None:
-        note_id = self.notes.item(item.row(), 0).data(Qt.ItemDataRole.UserRole)
+    def _activated(self, index: QModelIndex) -> None:
+        note_id = self.notes_model.index(index.row(), 0).data(Qt.ItemDataRole.UserRole)
         if note_id:
             self.note_selected.emit(note_id)

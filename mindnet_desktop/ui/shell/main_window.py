@@ -142,6 +142,10 @@ class MainWindow(QMainWindow):
             weights=s.retriever_weights,
         )
         self.host = ServiceHost(opener, self)
+        # Readable: the snapshots answer, and the start's import checks the vault before the
+        # store opens in the background (`opened`). Connected first: the check and the
+        # counts go ahead of the panels' loads.
+        self.host.readable.connect(lambda _mn: self._on_opened(force))
         self.chat = ChatPanel(self.host)
         self.graph = GraphView(self.host)
         self.splitter.addWidget(self.chat)
@@ -168,7 +172,6 @@ class MainWindow(QMainWindow):
         self.indexer.stats_ready.connect(self._on_stats)
         self.indexer.state_changed.connect(self._show_state)
         self.indexer.failed.connect(lambda m: self.show_error(self.tr("Import failed"), m))
-        self.host.opened.connect(lambda _mn: self._on_opened(force))
         self.host.open_failed.connect(self._on_open_failed)
         self.host.open()
 
@@ -201,16 +204,21 @@ class MainWindow(QMainWindow):
         self.indexer.import_now(
             ImportOptions(sync_deletes=True, force=force), then=self._after_first_import
         )
+        self.indexer.start_watching()  # beside the import: no change between them is missed
 
     def _remember_weights(self, weights: dict[str, float]) -> None:
         self._effective_weights = weights
 
     def _after_first_import(self) -> None:
+        if self.host is not None and not self.host.closed:  # checked: the store opens now
+            self.host.submit(ops.open_store, "open store")
         if self.indexer is not None and self.indexer.state != ERROR:
             self.indexer.start_watching()
         self._configure_chat()  # preloads the chat model now that the import is done
 
     def _on_open_failed(self, message: str) -> None:
+        if self.indexer is not None:  # the store failed after the snapshots answered
+            self.indexer.stop()
         self._show_state(ERROR)
         self.show_error(self.tr("The vault cannot be opened"), message)
 

@@ -37,7 +37,8 @@ def open_writer(
     weights: dict[str, float] | None,
 ) -> Mindnet:
     """The window's `Mindnet`: the data dir's writer, with the app's weights (None: the
-    config's); `reembed`: the index was built with another embedding model."""
+    config's); `reembed`: the index was built with another embedding model. Its store opens
+    in the background: a search meanwhile reads the snapshots, as a fresh CLI search does."""
     mn = Mindnet(
         vault,
         data_dir,
@@ -46,7 +47,9 @@ def open_writer(
         write=True,
         read_only_vault=read_only_vault,
         replace_embedder=reembed,
+        background_store=True,
     )
+    mn.chunk_snapshot = True  # what the close saves includes what a fresh search reads
     try:
         if weights is not None:
             mn.set_retriever_weights(weights)
@@ -54,6 +57,12 @@ def open_writer(
         mn.close()
         raise
     return mn
+
+
+def open_store(mn: Mindnet, job: Job) -> None:
+    """Start opening the writer's store in the background (`Mindnet.open_store_in_background`);
+    the host switches to it once open."""
+    mn.open_store_in_background()
 
 
 def open_reader(

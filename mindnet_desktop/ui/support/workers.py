@@ -229,13 +229,20 @@ class JobGroup(QObject):
 class ServiceHost(QObject):
     """The window's `Mindnet`, opened and used on one worker thread, one job at a time.
 
+    A `Mindnet` with its store behind the snapshots (`background_store`) takes jobs at once
+    (`readable`: searches are answered from the snapshots); once a job started opening its
+    store (`open_store_in_background`) and it is open, the host switches to it between two
+    jobs and says `opened`. One opened at once says both in a row.
+
     Args:
         opener: Creates the `Mindnet` (runs on the worker thread: opening Chroma and building
             the graph take seconds on a large vault).
     """
 
-    opened = Signal(object)  # the Mindnet
+    readable = Signal(object)  # the Mindnet takes jobs (its store may still be opening)
+    opened = Signal(object)  # the Mindnet, its store open
     open_failed = Signal(str)
+    _store_opening_ended = Signal()  # from the store's opening thread
 
     def __init__(self, opener: Callable[[], Mindnet], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -246,16 +253,37 @@ class ServiceHost(QObject):
         self._jobs = JobGroup(parent=self)  # every job of the host, for busy and close
         self._closed = False
         self.mindnet: Mindnet | None = None
+        self._store_opening_ended.connect(self._use_store, Qt.ConnectionType.QueuedConnection)
 
     def open(self) -> Job:
         def open_service(job: Job) -> Mindnet:
             self.mindnet = self._opener()
+            self.mindnet.when_store_open(self._store_opening_ended.emit)
             return self.mindnet
 
         job = self._start(Job(open_service, "open"))
-        job.done.connect(self.opened)
+        job.done.connect(self.readable)
         job.failed.connect(self.open_failed)
         return job
+
+    def _use_store(self) -> None:
+        """The store opened in the background is open (or failed): switch to it between two
+        jobs; a store that cannot open closes the service (as when opened at once)."""
+        if self._closed:
+            return
+
+        def use_store(mn: Mindnet, job: Job) -> Mindnet:
+            try:
+                mn.wait_for_store()
+            except BaseException:
+                self.mindnet = None
+                mn.close()
+                raise
+            return mn
+
+        job = self.submit(use_store, "open store")
+        job.done.connect(self.opened)
+        job.failed.connect(self.open_failed)
 
     def submit(self, fn: Callable[[Mindnet, Job], Any], name: str = "") -> Job:
         """Run `fn(mindnet, job)` after every job submitted before it."""

@@ -60,7 +60,7 @@ def test_window_opens_imports_to_100_percent_and_counts_match_the_store(
     assert f"{chunks} " in window.counts_label.text()
     assert f"{edges} " in window.counts_label.text()
     assert window.watch_label.property("state") == "watching"
-    assert window.index_panel.notes.rowCount() == notes
+    assert window.index_panel.notes_model.rowCount() == notes
     assert window.settings.vault == vault.resolve()
     assert window.settings.recent_vaults[0] == vault.resolve()
 
@@ -88,8 +88,8 @@ def test_problem_files_and_index_times_are_listed(qtbot, make_window, vault: Pat
     assert rows["Inbox/Kaputt.md"][0] == "warning"
     assert "UTF-8" in rows["Inbox/binär.md"][1]
     assert all(n.indexed_at >= started - 1 for n in window.stats.indexed)
-    notes = window.index_panel.notes
-    assert notes.item(0, 2).text()[:4] == time.strftime("%Y")
+    notes = window.index_panel.notes_model
+    assert notes.index(0, 2).data()[:4] == time.strftime("%Y")
 
 
 @pytest.mark.e2e

@@ -18,7 +18,7 @@ from mindnet_desktop.core.graph.note_index import (
     write_note_index,
 )
 from mindnet_desktop.core.service.notes.lookup import NotesView
-from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
+from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot, update_chunk_snapshot
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 if TYPE_CHECKING:
@@ -112,6 +112,18 @@ def keep_reader_snapshots(mn: SnapshotSource) -> None:
     """What `mindnet import` leaves for a fresh search, each written unless one in step is
     there: the chunk snapshot and the note index."""
     keep_chunk_snapshot(mn.data_dir, mn.store, mn.snapshots.signatures()[0], mn.embedder.name)
+    keep_note_index(mn)
+
+
+def update_reader_snapshots(
+    mn: SnapshotSource, before: str | None, written: list[str], deleted: list[str]
+) -> None:
+    """After an import of `mn` (its records signature `before` it; the notes it wrote and
+    deleted): the chunk snapshot updated by those notes alone when it followed `before`, and
+    the note index, each unless in step."""
+    after = mn.snapshots.signatures()[0]
+    changed = set(written) | set(deleted)
+    update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
     keep_note_index(mn)
 
 

@@ -226,6 +226,7 @@ def serve(inbox: Any, outbox: Any) -> None:
     """The child: open the vault as the parent did, import, report."""
     from mindnet_desktop.core.domain import drain
     from mindnet_desktop.core.errors import user_message
+    from mindnet_desktop.core.service.search.view import update_reader_snapshots
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
     from mindnet_desktop.core.store.lock import WriterLock
 
@@ -252,7 +253,11 @@ def serve(inbox: Any, outbox: Any) -> None:
             chroma_url=spec.chroma_url,
             writer_lock=lock,
         ) as mn:
+            before = mn.snapshots.signatures()[0]
             outcome = drain(mn.import_vault(spec.options, cancel=stop.is_set), report)
+            # What a fresh search reads, as `mindnet import` leaves it (the app's CLI too).
+            written = [r.note.note_id for r in outcome.written]
+            update_reader_snapshots(mn, before, written, outcome.deleted)
         reply: tuple[str, Any] = ("done", outcome.summary)
     except Exception as exc:  # the parent raises it as an ImportChildError
         message = user_message(exc)

@@ -4,11 +4,12 @@ of the index, and keeping that in step with changes, is `VaultState`'s."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mindnet_desktop.core.chat.intent import DecisionEngine, load_decision_engine
 from mindnet_desktop.core.config.paths import resolve_data_dir
@@ -36,10 +37,11 @@ from mindnet_desktop.core.service.vault.state import VaultState
 from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 from mindnet_desktop.core.store.lock import WriterLock
+from mindnet_desktop.core.store.opening import StoreOpening
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
 from mindnet_desktop.core.store.protocol import NoteRecord
 from mindnet_desktop.core.store.query_log import QueryLog
-from mindnet_desktop.core.store.reader_store import open_store
+from mindnet_desktop.core.store.reader_store import ReaderStore, behind_snapshot, open_store
 
 
 class Mindnet:
@@ -63,6 +65,12 @@ class Mindnet:
             `import_child`); implies `write`.
         keep_caches: A reader may save the snapshots and the note index it found out of
             step (False: it leaves the data dir as it is, see `VaultState`).
+        background_store: A writer (the app) that, when a chunk snapshot is in step, stands
+            a reader store in for its store until `open_store_in_background` has opened it
+            on a thread of its own: a search meanwhile is answered as a fresh reader's is
+            (the chunk snapshot and the note index), an import that finds nothing changed
+            needs no store, anything else waits for it. `when_store_open` tells when it is
+            open, `wait_for_store` switches to it.
 
     What was read of the index (records, graph, kinds, search view, note vectors) is held by
     `state` (`VaultState`), which keeps it in step with imports and edge changes; the
@@ -87,6 +95,7 @@ class Mindnet:
         lazy_store: bool = False,
         writer_lock: WriterLock | None = None,
         keep_caches: bool = True,
+        background_store: bool = False,
     ) -> None:
         if not vault.is_dir():
             raise FileNotFoundError(f"The vault folder {vault} does not exist.")
@@ -112,6 +121,7 @@ class Mindnet:
             # A note write killed halfway (an edge being created) left its temp file.
             clean_interrupted_edit(self.data_dir / EDIT_JOURNAL, self.vault)
         self._store: ChromaStore | None = None
+        self._opening: StoreOpening | None = None
         # The store is opened (checked, mended) at once unless a reader asks for lazy.
         eager = write or replace_embedder or not lazy_store
         self._reader_snapshot = not eager  # a lazy reader may search the chunk snapshot
@@ -128,15 +138,53 @@ class Mindnet:
                 feedback=FeedbackIndex(self),  # the user's ratings, for the feedback term
                 keep_caches=keep_caches or write,
             )
-            if eager and self.store.reset:  # the manifest describes vectors that are gone
-                self.state.manifest.invalidate()
+            if background_store and write and not replace_embedder:
+                self._stand_in_reader()
+            if eager and self._opening is None and self.store.reset:
+                self.state.manifest.invalidate()  # it describes vectors that are gone
         except Exception:
             self.close()
             raise
 
+    def _stand_in_reader(self) -> None:
+        """Stand a reader store in for the store, if a chunk snapshot is in step."""
+        if self._store_options[2] is not None:
+            return  # on a server: no snapshot, nothing to open here
+        signature = self.state.snapshots.signatures()[0]
+        behind = behind_snapshot(self.data_dir, self.embedder, self.vault, signature)
+        if behind is not None:
+            self._store, self._opening = behind
+            self.state.fresh_reader = True  # a search reads the note index, not the records
+
+    def open_store_in_background(self) -> None:
+        """Start opening the store on a thread of its own (nothing when it opened at once or
+        is opening); `when_store_open` tells when it is open."""
+        if self._opening is not None:
+            self._opening.start()
+
+    def when_store_open(self, fn: Callable[[], None]) -> None:
+        """Call `fn()` once the store opened in the background is open, or failed to open
+        (on the opening thread; at once when there is none)."""
+        if self._opening is None:
+            fn()
+        else:
+            self._opening.when_done(fn)
+
+    def wait_for_store(self) -> None:
+        """Switch to the store opened in the background, opening it or waiting for it if need
+        be (raises what opening it raised); nothing to do when it was opened at once."""
+        opening = self._opening
+        if opening is None:
+            return
+        store = opening.result()
+        reader, self._store, self._opening = self._store, store, None
+        if reader is not None:
+            cast(ReaderStore, reader).detach()
+
     @property
     def store(self) -> ChromaStore:
-        """The index's store (opened in the constructor unless `lazy_store`)."""
+        """The index's store (opened in the constructor unless `lazy_store`; with
+        `background_store` the reader store until `wait_for_store`)."""
         if self._store is None:
             write, replace_embedder, server = self._store_options
             signature = self.state.snapshots.signatures()[0] if self._reader_snapshot else None
@@ -146,6 +194,10 @@ class Mindnet:
         return self._store
 
     def close(self) -> None:
+        opening: StoreOpening | None = getattr(self, "_opening", None)
+        if opening is not None and opening.started:
+            with contextlib.suppress(Exception):  # it failed: there is nothing of it to close
+                self.wait_for_store()
         store = getattr(self, "_store", None)
         state: VaultState | None = getattr(self, "state", None)
         try:
@@ -170,7 +222,8 @@ class Mindnet:
         (`import_child`); everything is read anew when next used."""
         if self._lock is None:
             raise PermissionError("This Mindnet was opened read-only; open it with write=True.")
-        self.save_snapshots()
+        self.wait_for_store()
+        self.state.save_snapshots()  # records and graph: the other reads them (not the rest)
         store, self._store = self._store, None
         self.state.forget()
         if store is not None:
@@ -293,11 +346,18 @@ class Mindnet:
         # Built-in and the user's kinds, not those met in the vault: a property's kind must not
         # depend on which notes were imported before it.
         kinds = frozenset(Vocabulary(self.config_dir).kinds)
+        # A reader store standing in: an import finding nothing changed needs no store; a
+        # write waits for it, and the searches switch to it.
+        store = self.store
         importer = Importer(
-            self.vault, self.store, self.registry, self.embedder, self.state.manifest, kinds
+            self.vault, store, self.registry, self.embedder, self.state.manifest, kinds
         )
         before = self.state.snapshots.signatures()
-        outcome = yield from importer.run(options, cancel)
+        try:
+            outcome = yield from importer.run(options, cancel)
+        finally:
+            if self._opening is not None and cast(ReaderStore, store).delegated:
+                self.wait_for_store()
         if self.state.imported(outcome, before) and not self.defer_snapshots:
             self.save_snapshots()
         return outcome
@@ -324,6 +384,13 @@ class Mindnet:
         pairs = self.edges_with_tombstones()
         kept = [(e, stone) for e, stone in pairs if include_deleted or stone is None]
         return [replace(e, deleted=True) if stone else e for e, stone in kept]
+
+    def edge_count(self) -> int:
+        """`len(self.edges())`, without building the edges when none is deleted."""
+        if self.overlay.tombstones:
+            return sum(1 for _, stone in self.edges_with_tombstones() if stone is None)
+        notes = sum(len(r.edges) for r in self.records.values())
+        return notes + len(self.overlay.user_edges)
 
     def edges_with_tombstones(self) -> list[tuple[Edge, Tombstone | None]]:
         """Every edge with the tombstone that deletes it (None while active)."""

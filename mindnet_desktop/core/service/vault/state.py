@@ -10,8 +10,9 @@ What follows a change:
 - an import (`imported`): records and graph patched with what was written, deleted and
   renamed (or the snapshots of before the import patched, so that the next start finds
   snapshots in step), the overlay told of renames, the note vectors patched, the kinds and
-  the search view forgotten; the snapshots are then stale (`save_snapshots` writes them,
-  with the chunk snapshot and the note index when asked);
+  the search view forgotten; the snapshots are then stale, the changed notes listed
+  (`unsaved.py`): `save_snapshots` writes them here (with the chunk snapshot and the note
+  index when asked), or another process does (`take_unsaved`, `written`; the app's);
 - a user edge (`add_user_edge`, `delete_edge`, `restore_edge`): overlay and graph together,
   the kinds and the search view forgotten when a kind may have joined;
 - another process writing the index (`forget`, then `reread`): everything read is dropped,
@@ -34,8 +35,9 @@ from mindnet_desktop.core.ingest.manifest import Manifest
 from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
 from mindnet_desktop.core.service.search.view import SearchView, open_search_view
 from mindnet_desktop.core.service.vault.note_vectors import nearest_notes, refreshed_vectors
+from mindnet_desktop.core.service.vault.unsaved import Unsaved
 from mindnet_desktop.core.store.chroma import ChromaStore
-from mindnet_desktop.core.store.chunk_snapshot import keep_chunk_snapshot
+from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
 from mindnet_desktop.core.store.protocol import NoteRecord
 
@@ -77,6 +79,8 @@ class VaultState:
         self.overlay = EdgeOverlay(data_dir)
         self.snapshots = Snapshots(data_dir)
         self.stale = False  # an import changed the records or graph since they were saved
+        self.unsaved: Unsaved | None = None  # those changes, note by note
+        self._sent: Unsaved | None = None  # taken by `take_unsaved`, being written
         self._records: dict[str, NoteRecord] | None = None
         self._graph: KnowledgeGraph | None = None
         self._vocabulary: Vocabulary | None = None
@@ -177,8 +181,30 @@ class VaultState:
             for record in outcome.written + outcome.relinked:
                 self._graph.upsert_note(record)
             self._graph.sync_user_edges()
+        if self.unsaved is None:  # the first change: the snapshots on disk were in step?
+            in_step = self.snapshots.records_in_step(before[0])
+            self.unsaved = Unsaved(before[0] if in_step else None)
+        self.unsaved.add(outcome)
         self.stale = True
         return True
+
+    def take_unsaved(self) -> tuple[tuple[str | None, str | None], Unsaved] | None:
+        """What the snapshots owe (None: nothing), with the signatures to write them at, for
+        another process to write (`snapshot_child`); they are no longer stale here unless
+        `written(False)` says the write failed. Later changes follow those signatures."""
+        if not self.stale or self._sent is not None:
+            return None
+        signatures = self.snapshots.signatures()
+        sent = self.unsaved or Unsaved(None)
+        self._sent, self.unsaved, self.stale = sent, Unsaved(signatures[0]), False
+        return signatures, sent
+
+    def written(self, ok: bool) -> None:
+        """The snapshots taken by `take_unsaved` were written (or not: owed again)."""
+        sent, self._sent = self._sent, None
+        if not ok and sent is not None:
+            self.unsaved = sent.then(self.unsaved or Unsaved(None))
+            self.stale = True
 
     def save_snapshots(self, chunk_snapshot: bool = False) -> bool:
         """Save the records and graph snapshots if an import changed them since they were
@@ -188,9 +214,14 @@ class VaultState:
         if not self.stale:
             return False
         self.stale = False
+        unsaved, self.unsaved = self.unsaved or Unsaved(None), None
         records_signature, graph_signature = self.snapshots.signatures()
-        if chunk_snapshot:
-            keep_chunk_snapshot(self.data_dir, self.open_store(), records_signature, self.embedder)
+        if chunk_snapshot:  # by the changed notes when it followed the records snapshot
+            changed = set(unsaved.changed)
+            store, since = self.open_store(), unsaved.since
+            update_chunk_snapshot(
+                self.data_dir, store, since, records_signature, self.embedder, changed
+            )
         if self._records is None or len(self._records) != self.open_store().counts()["notes"]:
             self._records, self._graph = None, None  # out of step: load anew when asked
             self.forget_search_view()
@@ -227,6 +258,7 @@ class VaultState:
     def forget(self) -> None:
         """Drop everything read from the index (another process writes it now)."""
         self._records = self._graph = self._vocabulary = self._note_vectors = None
+        self.unsaved, self._sent, self.stale = None, None, False  # saved, or the other's
         self.forget_search_view()
 
     def reread(self) -> None:
