@@ -48,7 +48,9 @@ class ImportOptions:
     sync_deletes: bool = False
     force: bool = False
     purge_before_upsert: bool = False
-    embed_worker: bool | None = None  # embed in a child process (None: for large imports)
+    # Embedding processes of a large import at most (None: `default_workers()`; 0: embed
+    # in-process); one per WORKER_MIN_TEXTS texts to embed, and none for fewer.
+    embed_workers: int | None = None
 
 
 @dataclass
@@ -351,7 +353,7 @@ class Importer:
             {note_id: entry.chunk_count for note_id, entry in before.items()},
             reuse=not options.force,
             purge=options.purge_before_upsert,
-            worker=options.embed_worker,
+            workers=options.embed_workers,
         )
         records = ((self._record(item, resolver), item.chunks) for item in pending.values())
         chunks = sum(len(item.chunks) for item in pending.values())

@@ -2,9 +2,9 @@
 embedding while the last one is written.
 
 A batch holds whole notes, EMBED_BATCH_CHUNKS chunks or a little more. For a large import
-the embedding runs in a child process (`open_embedding`), so parsing, deriving and the
-Chroma and lexical writes of one batch overlap the embedding of the next: the import takes
-about as long as its embedding alone. Progress is reported per note once it is written.
+the embedding runs in child processes (`open_embedding`), so parsing, deriving and the
+Chroma and lexical writes of one batch overlap the embedding of the next ones: the import
+takes about as long as its embedding alone. Progress is reported per note once it is written.
 Cancelling drops the batches not yet written; what was written is consistent.
 """
 
@@ -51,7 +51,8 @@ class BatchWriter:
         before: Chunk count stored per note id before this import (edited notes).
         reuse: Take unchanged chunks' vectors from the store (not on a forced import).
         purge: Delete each note's chunks before writing it.
-        worker: Embed in a child process (None: when there are enough texts).
+        workers: Embedding processes at most (None: the default; 0: in-process); see
+            `open_embedding`.
     """
 
     def __init__(
@@ -61,10 +62,10 @@ class BatchWriter:
         before: Mapping[str, int],
         reuse: bool = True,
         purge: bool = False,
-        worker: bool | None = None,
+        workers: int | None = None,
     ) -> None:
         self.store, self.embedder, self.before = store, embedder, before
-        self.reuse, self.purge, self.worker = reuse, purge, worker
+        self.reuse, self.purge, self.workers = reuse, purge, workers
         self.written: list[NoteRecord] = []
         self.reused_vectors = 0
         self.cancelled = False
@@ -77,14 +78,15 @@ class BatchWriter:
         cancel: Callable[[], bool],
     ) -> Generator[IndexProgress, None, None]:
         """Write `notes` (`total` of them, `chunk_total` chunks); yields progress per note."""
-        embedding = open_embedding(self.embedder, chunk_total, self.worker)
+        embedding = open_embedding(self.embedder, chunk_total, self.workers)
         in_flight: deque[_Batch] = deque()
         try:
             for batch in self._batches(notes, cancel):
                 self._submit(batch, embedding)
                 in_flight.append(batch)
-                # A child process embeds one batch ahead (it never idles while the last
-                # one is written); in-process, each batch is embedded as it is submitted.
+                # Each child process embeds one batch ahead (it never idles while the
+                # last one is written); in-process, each batch is embedded as it is
+                # submitted.
                 if len(in_flight) > embedding.lookahead and self._go_on(cancel):
                     yield from self._write(in_flight.popleft(), embedding, total)
             while in_flight and self._go_on(cancel):

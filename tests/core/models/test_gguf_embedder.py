@@ -242,7 +242,7 @@ def test_an_index_never_mixes_two_gguf_embedders(vault, tmp_path, open_mindnet, 
         tmp_path / "models" / "nomic-embed-text.gguf", "nomic-bert", "nomic-embed-text"
     )
     mn = open_mindnet(vault, embedder=make_embedder(f"gguf:{first}"))
-    run_import(mn, embed_worker=False)
+    run_import(mn, embed_workers=0)
     built_with = mn.store.embedder_name
     mn.close()
 
@@ -251,7 +251,7 @@ def test_an_index_never_mixes_two_gguf_embedders(vault, tmp_path, open_mindnet, 
     # The same file again opens the index as it is.
     same = open_mindnet(vault, embedder=make_embedder(f"gguf:{first}"))
     assert same.store.embedder_name == built_with and not same.store.reset
-    assert run_import(same, embed_worker=False).summary.unchanged == len(same.records)
+    assert run_import(same, embed_workers=0).summary.unchanged == len(same.records)
     same.close()
     switched = open_mindnet(vault, embedder=make_embedder(f"gguf:{other}"), replace_embedder=True)
     assert switched.store.reset and switched.store.embedder_name != built_with
