@@ -363,6 +363,7 @@ class Importer:
             summary = outcome.summary
             summary.cancelled = summary.cancelled or writer.cancelled
             summary.reused_vectors += writer.reused_vectors
+            summary.embed_workers = writer.processes
             outcome.written += writer.written
             summary.changed += sum(1 for r in writer.written if r.note.note_id in before)
             summary.added += sum(1 for r in writer.written if r.note.note_id not in before)

@@ -68,6 +68,7 @@ class BatchWriter:
         self.reuse, self.purge, self.workers = reuse, purge, workers
         self.written: list[NoteRecord] = []
         self.reused_vectors = 0
+        self.processes = 0  # embedding processes used
         self.cancelled = False
 
     def run(
@@ -79,6 +80,7 @@ class BatchWriter:
     ) -> Generator[IndexProgress, None, None]:
         """Write `notes` (`total` of them, `chunk_total` chunks); yields progress per note."""
         embedding = open_embedding(self.embedder, chunk_total, self.workers)
+        self.processes = embedding.processes
         in_flight: deque[_Batch] = deque()
         try:
             for batch in self._batches(notes, cancel):

@@ -50,6 +50,7 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"
 
 class Embedding(Protocol):
     lookahead: int  # batches to submit before taking the first one's vectors
+    processes: int  # child processes embedding (0: in this process)
 
     def submit(self, texts: Sequence[str]) -> None:
         """Queue a batch of passages."""
@@ -66,6 +67,7 @@ class InProcess:
     """Embeds each batch when it is submitted, in this process."""
 
     lookahead = 0
+    processes = 0
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
@@ -183,7 +185,7 @@ class EmbeddingPool:
             self.close()
             raise
         # Each child embeds one batch ahead, as a single child does.
-        self.lookahead = len(self.workers)
+        self.lookahead = self.processes = len(self.workers)
         self._submitted = 0
         self._taken = 0
 
