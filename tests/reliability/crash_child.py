@@ -84,6 +84,7 @@ def install(point: str, n: int) -> None:
     from mindnet_desktop.core.store.lexical import LexicalIndex
 
     write_stage.EMBED_BATCH_CHUNKS, chroma.WRITE_BATCH, chroma.NOTE_BATCH = 32, 8, 4
+    chroma.LONG_WRITE_BATCH, chroma.LONG_NOTE_BATCH = 8, 4  # the CLI writes in long calls
     # Embed in a child process as a large import does: batches are in flight when it dies.
     embed_worker.WORKER_MIN_TEXTS = 64
     if point in ("chunks-upsert", "notes-upsert"):

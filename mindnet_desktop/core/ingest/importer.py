@@ -51,6 +51,8 @@ class ImportOptions:
     # Embedding processes of a large import at most (None: `default_workers()`; 0: embed
     # in-process); one per WORKER_MIN_TEXTS texts to embed, and none for fewer.
     embed_workers: int | None = None
+    # A GUI thread shares this process: the store writes in short calls (each holds the GIL).
+    short_writes: bool = False
 
 
 @dataclass
@@ -354,6 +356,7 @@ class Importer:
             reuse=not options.force,
             purge=options.purge_before_upsert,
             workers=options.embed_workers,
+            short_writes=options.short_writes,
         )
         records = ((self._record(item, resolver), item.chunks) for item in pending.values())
         chunks = sum(len(item.chunks) for item in pending.values())

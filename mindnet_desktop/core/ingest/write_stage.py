@@ -53,6 +53,7 @@ class BatchWriter:
         purge: Delete each note's chunks before writing it.
         workers: Embedding processes at most (None: the default; 0: in-process); see
             `open_embedding`.
+        short_writes: Write in short store calls (a GUI thread shares the process).
     """
 
     def __init__(
@@ -63,9 +64,11 @@ class BatchWriter:
         reuse: bool = True,
         purge: bool = False,
         workers: int | None = None,
+        short_writes: bool = False,
     ) -> None:
         self.store, self.embedder, self.before = store, embedder, before
         self.reuse, self.purge, self.workers = reuse, purge, workers
+        self.short_writes = short_writes
         self.written: list[NoteRecord] = []
         self.reused_vectors = 0
         self.processes = 0  # embedding processes used
@@ -143,7 +146,8 @@ class BatchWriter:
             if r.note.note_id in self.before
         }
         ids = [c.chunk_id for _, chunks in batch.notes for c in chunks]
-        self.store.write_notes(items, old_counts, self.purge, dict(zip(ids, batch.keys)))
+        keys = dict(zip(ids, batch.keys))
+        self.store.write_notes(items, old_counts, self.purge, keys, self.short_writes)
         for record, _ in batch.notes:
             self.written.append(record)
             yield IndexProgress(len(self.written), total, record.note.path, "embed")
