@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mindnet_desktop.cli.main import main
-from mindnet_desktop.core.models.embed_worker import EmbeddingWorker
+from mindnet_desktop.core.models.embed_worker import EmbeddingPool, EmbeddingWorker
 from mindnet_desktop.core.models.embedders import EmbedderError, HashEmbedder, make_embedder
 from mindnet_desktop.core.models.gguf_embedder import GgufEmbedder
 from mindnet_desktop.core.models.gguf_profile import (
@@ -291,3 +291,15 @@ def test_the_packaged_chat_model_embeds_through_llama_cpp() -> None:
         assert np.allclose(worker.take(), vectors, atol=1e-5)
     finally:
         worker.close()
+    # A pool of two (each llama.cpp on one thread) gives each batch's vectors, in order
+    # (llama.cpp's vector of a text moves a little with the batch it is in: ~4e-4).
+    batches = [texts[:2], texts[2:]]
+    pool = EmbeddingPool(embedder, 2)
+    try:
+        for batch in batches:
+            pool.submit(batch)
+        for batch in batches:
+            assert np.allclose(pool.take(), embedder.embed(batch), atol=1e-5)
+    finally:
+        pool.close()
+        embedder.close()
