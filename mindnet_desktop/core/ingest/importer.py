@@ -18,7 +18,7 @@ from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary, IndexProgress, Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
-from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
+from mindnet_desktop.core.ingest.edges import derive_edges, links_by_chunk, reresolve
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
 from mindnet_desktop.core.ingest.manifest import (
     Manifest,
@@ -320,7 +320,7 @@ class Importer:
                 summary.errors.append(FileProblem(rel, message))
                 continue
             claimed[note.note_id] = rel
-            pending[note.note_id] = Pending(note, chunks, stat)
+            pending[note.note_id] = Pending(note, chunks, stat, links_by_chunk(note, chunks))
         return pending
 
     def _rederive(self, record: NoteRecord, resolver: Resolver) -> list[Edge] | None:
@@ -383,6 +383,8 @@ class Importer:
             chunk_profile=spec.chunk_profile,
             fingerprint=self._fingerprint(item.note.type),
             headings=headings_of(item.chunks),
-            edges=derive_edges(item.note, item.chunks, self.registry, resolver, self.kinds),
+            edges=derive_edges(
+                item.note, item.chunks, self.registry, resolver, self.kinds, item.links
+            ),
             indexed_at=time.time(),
         )
