@@ -5,7 +5,9 @@ The vault is a copy (of `--vault`, or a generated one): the edit figure writes i
 `--workdir`, a run whose figures leave out the cold import uses the vault and index an earlier
 run left there (made from the same source or size, embedder and store); a changed `--vault`
 is not copied again then (a fresh work dir starts over).
-Figures (see issue 13): cold import vs pure embedding of the same chunk texts; no-op
+Figures (see issues 13 and 32): cold import vs pure embedding of the same chunk texts on all
+cores (one embedding process per core) and in one process, with chunks/s per process and the
+scaling from one process to all; no-op
 re-import vs cold import; edit one note -> searchable through the watcher; start -> ready
 (a CLI graph query and a CLI search in a fresh process, vs the bare interpreter with the CLI
 imported); search + explain vs a raw Chroma query; neighbours and RAG; the graph view's
@@ -63,6 +65,7 @@ def run_all(
     repeat: int = 100,
     chroma_url: str | None = None,
     log: Callable[[str], None] = lambda message: None,
+    embed_workers: int | None = None,
 ) -> dict[str, Any]:
     """Run the figures of `only` (default: all) and return the machine facts and the rows."""
     wanted = only or list(FIGURES)
@@ -90,7 +93,9 @@ def run_all(
         vault = prepare_vault(work, source, generate)
         shutil.rmtree(data, ignore_errors=True)
     chosen.embed(["warm up"])  # the model load counts in neither a figure nor a baseline
-    run = BenchRun(vault, data, chosen, model, repeat, log, chroma_url=chroma_url)
+    run = BenchRun(
+        vault, data, chosen, model, repeat, log, chroma_url=chroma_url, embed_workers=embed_workers
+    )
     # The import always runs: every other figure needs the index.
     figures.cold_import(run, measure="import" in wanted, force=not reuse)
     marker.write_text(json.dumps(key), encoding="utf-8")

@@ -62,6 +62,17 @@ def rss_bytes() -> tuple[int, int]:
     return now, peak
 
 
+def process_rss(pid: int) -> int:
+    """The resident set size of process `pid` in bytes (0 where unknown)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     """p50 / p95 / max in milliseconds."""
     ordered = sorted(samples)

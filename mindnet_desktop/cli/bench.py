@@ -28,7 +28,7 @@ from typing import Any
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.cli.bench_chat import bench_answers, bench_expansion, bench_intents
 from mindnet_desktop.cli.bench_learn import bench_feedback
-from mindnet_desktop.cli.common import CliError, drive, print_json
+from mindnet_desktop.cli.common import CliError, drive, embed_workers_option, print_json
 from mindnet_desktop.core.chat.rewrite import EXPANSIONS
 from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models.embedders import make_embedder
@@ -71,6 +71,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--only", help="`all`: comma-separated figures (import,noop,edit,start,search,graph,ask)"
     )
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
+    embed_workers_option(bench)  # `all`, `import`: the cold import's (and `all`'s baseline's)
     bench.add_argument("--repeat", type=int, default=200, help="queries per measurement")
     bench.add_argument(
         "--split",
@@ -135,7 +136,8 @@ def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     embedder = make_embedder(args.embedder)
     with Mindnet(vault, data / "cold", None, embedder, True, chroma_url=_url(args)) as mn:
         started = time.perf_counter()
-        cold = drive(mn.import_vault(ImportOptions(force=True)), _bar(args)).summary
+        options = ImportOptions(force=True, embed_workers=args.embed_workers)
+        cold = drive(mn.import_vault(options), _bar(args)).summary
         cold_s = time.perf_counter() - started
     started = time.perf_counter()
     with Mindnet(
@@ -152,6 +154,7 @@ def bench_import(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "chunks": cold.chunks,
         "edges": cold.edges,
         "cold_seconds": round(cold_s, 2),
+        "embed_workers": cold.embed_workers,
         "noop_seconds": round(noop_s, 3),
         "noop_changed": noop.changed + noop.added,
         "noop_ratio": round(ratio, 5),
@@ -373,6 +376,7 @@ def bench_all(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             args.repeat,
             _url(args),
             log=(lambda m: print(m, file=sys.stderr, flush=True)) if not args.json else _quiet,
+            embed_workers=args.embed_workers,
         )
     except ValueError as exc:
         raise CliError(f"bench all: {exc}") from exc

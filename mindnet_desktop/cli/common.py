@@ -29,6 +29,28 @@ class CliError(MindnetError):
     """A problem with the command line itself; printed as one clear message."""
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 0 or more: {text!r}")
+    return value
+
+
+def embed_workers_option(parser: argparse.ArgumentParser) -> None:
+    """`--embed-workers N` (import, watch, bench): `ImportOptions.embed_workers`."""
+    parser.add_argument(
+        "--embed-workers",
+        type=_count,
+        metavar="N",
+        help="embedding processes of a large import at most; 0 embeds in this process "
+        "(default: MINDNET_EMBED_WORKERS, else every core up to 2 and one core left free "
+        "from 3 on, at most 8)",
+    )
+
+
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")

@@ -7,7 +7,13 @@ import os
 import sys
 from typing import Any
 
-from mindnet_desktop.cli.common import EXIT_USAGE, CliError, print_json, user_message
+from mindnet_desktop.cli.common import (
+    EXIT_USAGE,
+    CliError,
+    embed_workers_option,
+    print_json,
+    user_message,
+)
 from mindnet_desktop.core.chat.rewrite import EXPANSIONS
 from mindnet_desktop.core.ingest.watcher import DEBOUNCE
 
@@ -70,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the index is broken: move it aside (kept in the data dir) and build it anew",
     )
     imp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    embed_workers_option(imp)
     imp.add_argument(
         "--reembed",
         action="store_true",
@@ -85,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEBOUNCE,
         help=f"seconds of quiet before importing (default {DEBOUNCE})",
     )
+    embed_workers_option(watch)
 
     sub.add_parser("notes", parents=[common], help="list notes")
     show = sub.add_parser("show", parents=[common], help="a note with its chunks and edges")

@@ -60,7 +60,9 @@ def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> Impor
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    options = ImportOptions(args.sync_deletes, args.force, args.purge_before_upsert)
+    options = ImportOptions(
+        args.sync_deletes, args.force, args.purge_before_upsert, args.embed_workers
+    )
     if args.rebuild:
         data_dir = resolve_data_dir(args.data_dir, vault_of(args).resolve())
         with WriterLock(data_dir):  # never pull the index from under a running writer
@@ -103,7 +105,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
         def on_change() -> None:
             with lock:
-                summary = drive(mn.import_vault(ImportOptions(sync_deletes=True)), False).summary
+                options = ImportOptions(sync_deletes=True, embed_workers=args.embed_workers)
+                summary = drive(mn.import_vault(options), False).summary
             if args.json:
                 print(json_line(summary.to_dict()), flush=True)
             elif summary.added or summary.changed or summary.deleted or summary.errors:

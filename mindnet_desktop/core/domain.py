@@ -205,6 +205,7 @@ class ImportSummary:
     edges: int = 0
     resolved_edges_updated: int = 0
     reused_vectors: int = 0  # chunks of edited notes whose text was unchanged: not embedded
+    embed_workers: int = 0  # embedding processes the import used (0: it embedded in-process)
     errors: list[FileProblem] = field(default_factory=list)
     warnings: list[FileProblem] = field(default_factory=list)
     seconds: float = 0.0

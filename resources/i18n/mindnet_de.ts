@@ -543,6 +543,18 @@ Ein lokales zweites Gehirn über deinem Obsidian-Vault: typisierter Wissensgraph
         <translation>Threads:</translation>
     </message>
     <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>Processes that embed a large import side by side, each with its own copy of the embedding model in memory. Automatic: every core up to 2, and one core left free from 3 cores on (at most 8). 0: no extra process.</source>
+        <translation>Prozesse, die einen großen Import nebeneinander einbetten, jeder mit einer eigenen Kopie des Embedding-Modells im Speicher. Automatisch: jeder Kern bis 2, ab 3 Kernen bleibt einer frei (höchstens 8). 0: kein zusätzlicher Prozess.</translation>
+    </message>
+    <message>
+        <source>Embedding processes:</source>
+        <translation>Embedding-Prozesse:</translation>
+    </message>
+    <message>
         <source>Context size (tokens):</source>
         <translation>Kontextgröße (Tokens):</translation>
     </message>

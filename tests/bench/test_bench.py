@@ -66,6 +66,10 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     rows = {row["figure"]: row for row in result["figures"]}
     cold = rows["cold import (s)"]
     assert cold["detail"]["notes"] == 50 and cold["baseline_value"] > 0 and cold["ratio"] > 0
+    every = next(r for name, r in rows.items() if name.endswith("(ratio: scaling)"))
+    one = rows["pure embedding, 1 process: chunks/s"]
+    assert every["baseline_value"] == one["value"] > 0 and len(every["detail"]["rss_mib"]) >= 1
+    assert rows["cold import vs one embedding process (s)"]["baseline_value"] > 0
     assert rows["no-op re-import"]["detail"]["changed"] == 0
     edit = next(r for name, r in rows.items() if name.startswith("edit one note"))
     assert all(t < float("inf") for t in edit["detail"]["trials_s"])  # every edit was found

@@ -56,6 +56,7 @@ def test_import_twice_reports_no_changes_the_second_time(vault, capsys):
         "errors",
         "warnings",
         "seconds",
+        "embed_workers",
     }
     assert keys <= set(first)
     assert first["added"] == first["notes"] == first["scanned"] > 20
@@ -67,6 +68,23 @@ def test_import_twice_reports_no_changes_the_second_time(vault, capsys):
         first["chunks"],
         first["edges"],
     )
+
+
+def test_import_embed_workers_sets_the_embedding_processes(vault, tmp_path, capsys, monkeypatch):
+    """Guards `--embed-workers`: it reaches the import (which reports the processes it
+    used), 0 embeds in-process, and a negative count is a usage error."""
+    from mindnet_desktop.core.models import embed_worker
+
+    monkeypatch.setattr(embed_worker, "WORKER_MIN_TEXTS", 1)  # the example vault is small
+    data = ["--vault", str(vault), "--data-dir", str(tmp_path / "d")]
+    pooled = run_json(capsys, *data, "import", "--force", "--embed-workers", "2")
+    assert pooled["embed_workers"] == 2 and pooled["added"] > 20
+    alone = run_json(capsys, *data, "import", "--force", "--embed-workers", "0")
+    assert alone["embed_workers"] == 0 and alone["changed"] == pooled["added"]
+    with pytest.raises(SystemExit) as usage:
+        main([*data, "import", "--embed-workers", "-1"])
+    assert usage.value.code == 2
+    assert "0 or more" in capsys.readouterr().err
 
 
 def test_import_reports_file_errors_with_path_and_message(vault, capsys):

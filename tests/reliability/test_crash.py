@@ -9,6 +9,7 @@ outside after a seeded random delay.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import signal
@@ -108,6 +109,35 @@ def test_kill_9_at_a_random_moment_then_import_equals_fresh(reference, tmp_path,
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=60)
     recover_and_compare(vault, data, expected)
+
+
+def test_a_killed_embedding_process_fails_the_import_and_the_next_one_resumes(
+    reference, tmp_path
+) -> None:
+    """Guards a pool child killed mid-import (kill -9, the out-of-memory killer): the
+    import stops with a clear error (exit code 2, the message in `--json`), leaves only
+    whole notes written, and the next import finishes the rest and equals a fresh import.
+
+    Shown to fail by a pool that goes on past a dead child (`_send` ignoring the broken
+    pipe, `take` answering the lost batch with zero vectors): the import then "succeeds"
+    with wrong vectors stored.
+    """
+    vault, expected = reference
+    data = tmp_path / "data"
+    argv = ["import", "--json", "--embed-workers", "2"]
+    failed = crash(vault, data, "embed-worker", 5, *argv)
+    assert failed.returncode == 2, failed.stderr[-2000:]
+    message = json.loads(failed.stdout)["error"]
+    assert "embedding process stopped unexpectedly (exit code -9)" in message
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=False) as mn:
+        records = mn.store.note_records()
+        stored = mn.store.chunk_ids()
+    assert 0 < len(records) < NOTES, "the kill came after some notes and before the last"
+    assert sorted(stored) == sorted(
+        f"{note_id}#{seq}" for note_id, r in records.items() for seq in range(1, r.chunk_count + 1)
+    )
+    summary = recover_and_compare(vault, data, expected)
+    assert summary.unchanged == len(records) and summary.added == NOTES - len(records)
 
 
 def test_kill_9_while_writing_an_edge_callout(reference, tmp_path) -> None:

@@ -86,6 +86,7 @@ def derive_edges(
     registry: TypeRegistry,
     resolver: Resolver,
     kinds: Collection[str] | None = None,
+    links: list[tuple[Chunk, Link]] | None = None,
 ) -> list[Edge]:
     """All edges owned by `note`, deduplicated by priority.
 
@@ -95,6 +96,8 @@ def derive_edges(
         registry: Types (for `edge_defaults`).
         resolver: Resolves link targets against the notes currently known.
         kinds: The kinds a property name may stand for (default: the built-in ones).
+        links: Its links placed in their chunks (`links_by_chunk`), when they were read
+            already (an import reads them with the note: the body is parsed once).
 
     Returns:
         Explicit, rule and structure edges; unresolved targets keep the link text.
@@ -125,7 +128,7 @@ def derive_edges(
             )  # type: ignore[arg-type]
         )
 
-    placed = links_by_chunk(note, chunks)
+    placed = list(links) if links is not None else links_by_chunk(note, chunks)
     for rule in ("inline", "callout", "wikilink", "mdlink"):
         provenance, rule_id, confidence = RULES[rule]
         for chunk, link in placed:

@@ -18,7 +18,7 @@ from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary, IndexProgress, Note
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
-from mindnet_desktop.core.ingest.edges import derive_edges, reresolve
+from mindnet_desktop.core.ingest.edges import derive_edges, links_by_chunk, reresolve
 from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
 from mindnet_desktop.core.ingest.manifest import (
     Manifest,
@@ -48,7 +48,11 @@ class ImportOptions:
     sync_deletes: bool = False
     force: bool = False
     purge_before_upsert: bool = False
-    embed_worker: bool | None = None  # embed in a child process (None: for large imports)
+    # Embedding processes of a large import at most (None: `default_workers()`; 0: embed
+    # in-process); one per WORKER_MIN_TEXTS texts to embed, and none for fewer.
+    embed_workers: int | None = None
+    # A GUI thread shares this process: the store writes in short calls (each holds the GIL).
+    short_writes: bool = False
 
 
 @dataclass
@@ -316,7 +320,7 @@ class Importer:
                 summary.errors.append(FileProblem(rel, message))
                 continue
             claimed[note.note_id] = rel
-            pending[note.note_id] = Pending(note, chunks, stat)
+            pending[note.note_id] = Pending(note, chunks, stat, links_by_chunk(note, chunks))
         return pending
 
     def _rederive(self, record: NoteRecord, resolver: Resolver) -> list[Edge] | None:
@@ -351,7 +355,8 @@ class Importer:
             {note_id: entry.chunk_count for note_id, entry in before.items()},
             reuse=not options.force,
             purge=options.purge_before_upsert,
-            worker=options.embed_worker,
+            workers=options.embed_workers,
+            short_writes=options.short_writes,
         )
         records = ((self._record(item, resolver), item.chunks) for item in pending.values())
         chunks = sum(len(item.chunks) for item in pending.values())
@@ -361,6 +366,7 @@ class Importer:
             summary = outcome.summary
             summary.cancelled = summary.cancelled or writer.cancelled
             summary.reused_vectors += writer.reused_vectors
+            summary.embed_workers = writer.processes
             outcome.written += writer.written
             summary.changed += sum(1 for r in writer.written if r.note.note_id in before)
             summary.added += sum(1 for r in writer.written if r.note.note_id not in before)
@@ -377,6 +383,8 @@ class Importer:
             chunk_profile=spec.chunk_profile,
             fingerprint=self._fingerprint(item.note.type),
             headings=headings_of(item.chunks),
-            edges=derive_edges(item.note, item.chunks, self.registry, resolver, self.kinds),
+            edges=derive_edges(
+                item.note, item.chunks, self.registry, resolver, self.kinds, item.links
+            ),
             indexed_at=time.time(),
         )

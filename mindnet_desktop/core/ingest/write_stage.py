@@ -2,9 +2,9 @@
 embedding while the last one is written.
 
 A batch holds whole notes, EMBED_BATCH_CHUNKS chunks or a little more. For a large import
-the embedding runs in a child process (`open_embedding`), so parsing, deriving and the
-Chroma and lexical writes of one batch overlap the embedding of the next: the import takes
-about as long as its embedding alone. Progress is reported per note once it is written.
+the embedding runs in child processes (`open_embedding`), so parsing, deriving and the
+Chroma and lexical writes of one batch overlap the embedding of the next ones: the import
+takes about as long as its embedding alone. Progress is reported per note once it is written.
 Cancelling drops the batches not yet written; what was written is consistent.
 """
 
@@ -18,6 +18,7 @@ import numpy as np
 
 from mindnet_desktop.core.domain import Chunk, IndexProgress, Note
 from mindnet_desktop.core.ingest.embedding import embedding_text, merge_vectors, text_key
+from mindnet_desktop.core.ingest.links import Link
 from mindnet_desktop.core.models.embed_worker import Embedding, open_embedding
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.store.protocol import NoteRecord, Store
@@ -32,6 +33,9 @@ class Pending:
     note: Note
     chunks: list[Chunk]
     stat: tuple[int, int]
+    # Its links in their chunks, read with the note (stage 2 resolves them; parsing the
+    # body again there cost ~1.2 ms a note, a fifth of a large import's own CPU).
+    links: list[tuple[Chunk, Link]] | None = None
 
 
 @dataclass
@@ -51,7 +55,9 @@ class BatchWriter:
         before: Chunk count stored per note id before this import (edited notes).
         reuse: Take unchanged chunks' vectors from the store (not on a forced import).
         purge: Delete each note's chunks before writing it.
-        worker: Embed in a child process (None: when there are enough texts).
+        workers: Embedding processes at most (None: the default; 0: in-process); see
+            `open_embedding`.
+        short_writes: Write in short store calls (a GUI thread shares the process).
     """
 
     def __init__(
@@ -61,12 +67,15 @@ class BatchWriter:
         before: Mapping[str, int],
         reuse: bool = True,
         purge: bool = False,
-        worker: bool | None = None,
+        workers: int | None = None,
+        short_writes: bool = False,
     ) -> None:
         self.store, self.embedder, self.before = store, embedder, before
-        self.reuse, self.purge, self.worker = reuse, purge, worker
+        self.reuse, self.purge, self.workers = reuse, purge, workers
+        self.short_writes = short_writes
         self.written: list[NoteRecord] = []
         self.reused_vectors = 0
+        self.processes = 0  # embedding processes used
         self.cancelled = False
 
     def run(
@@ -77,14 +86,16 @@ class BatchWriter:
         cancel: Callable[[], bool],
     ) -> Generator[IndexProgress, None, None]:
         """Write `notes` (`total` of them, `chunk_total` chunks); yields progress per note."""
-        embedding = open_embedding(self.embedder, chunk_total, self.worker)
+        embedding = open_embedding(self.embedder, chunk_total, self.workers)
+        self.processes = embedding.processes
         in_flight: deque[_Batch] = deque()
         try:
             for batch in self._batches(notes, cancel):
                 self._submit(batch, embedding)
                 in_flight.append(batch)
-                # A child process embeds one batch ahead (it never idles while the last
-                # one is written); in-process, each batch is embedded as it is submitted.
+                # Each child process embeds one batch ahead (it never idles while the
+                # last one is written); in-process, each batch is embedded as it is
+                # submitted.
                 if len(in_flight) > embedding.lookahead and self._go_on(cancel):
                     yield from self._write(in_flight.popleft(), embedding, total)
             while in_flight and self._go_on(cancel):
@@ -139,7 +150,8 @@ class BatchWriter:
             if r.note.note_id in self.before
         }
         ids = [c.chunk_id for _, chunks in batch.notes for c in chunks]
-        self.store.write_notes(items, old_counts, self.purge, dict(zip(ids, batch.keys)))
+        keys = dict(zip(ids, batch.keys))
+        self.store.write_notes(items, old_counts, self.purge, keys, self.short_writes)
         for record, _ in batch.notes:
             self.written.append(record)
             yield IndexProgress(len(self.written), total, record.note.path, "embed")

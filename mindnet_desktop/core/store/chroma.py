@@ -31,9 +31,13 @@ CHUNKS = "mindnet_chunks"
 STORE_SCHEMA = 1
 # Chroma holds the GIL for a whole call (~50 ms a call plus ~1 ms per chunk here, more per
 # note: its metadata carries the edges): small batches let other threads (the GUI's) run
-# between calls, so no write stalls them for long.
+# between calls, so no write stalls them for long. Where no GUI shares the process (the
+# CLI, the app's import child), an import writes in long calls: the calls' own cost was
+# half the importer's CPU, which a pool of embedding processes then waits for.
 WRITE_BATCH = 32
 NOTE_BATCH = 16
+LONG_WRITE_BATCH = 256
+LONG_NOTE_BATCH = 128
 
 
 class ChromaStore(LexicalQueries):
@@ -161,6 +165,7 @@ class ChromaStore(LexicalQueries):
         old_chunk_counts: dict[str, int] | None = None,
         purge: bool = False,
         text_keys: Mapping[str, str] | None = None,
+        short_calls: bool = False,
     ) -> None:
         """Replace each note's record and chunks (vectors given, one row per chunk).
 
@@ -171,6 +176,8 @@ class ChromaStore(LexicalQueries):
             purge: Delete all of each note's chunks before writing instead.
             text_keys: Chunk id -> key of the embedded text, kept with the chunk for
                 `known_vectors`.
+            short_calls: Write in calls of WRITE_BATCH chunks and NOTE_BATCH notes (a GUI
+                thread shares the process), else of LONG_WRITE_BATCH and LONG_NOTE_BATCH.
         """
         if not items:
             return
@@ -193,8 +200,11 @@ class ChromaStore(LexicalQueries):
                 ids.append(chunk.chunk_id)
                 metas.append(codec.chunk_metadata(record, chunk, text_keys.get(chunk.chunk_id)))
                 vecs.append(vector)
-        for start in range(0, len(ids), WRITE_BATCH):
-            end = start + WRITE_BATCH
+        rows, notes = (
+            (WRITE_BATCH, NOTE_BATCH) if short_calls else (LONG_WRITE_BATCH, LONG_NOTE_BATCH)
+        )
+        for start in range(0, len(ids), rows):
+            end = start + rows
             self._chunks.upsert(
                 ids=ids[start:end],
                 metadatas=metas[start:end],
@@ -204,12 +214,12 @@ class ChromaStore(LexicalQueries):
         for _, _, vectors in items:
             mean = vectors.mean(axis=0)
             note_vecs.append(mean / (np.linalg.norm(mean) or 1.0))
-        for start in range(0, len(items), NOTE_BATCH):
-            batch = items[start : start + NOTE_BATCH]
+        for start in range(0, len(items), notes):
+            batch = items[start : start + notes]
             self._notes.upsert(
                 ids=[record.note.note_id for record, _, _ in batch],
                 metadatas=[codec.note_metadata(record) for record, _, _ in batch],
-                embeddings=np.asarray(note_vecs[start : start + NOTE_BATCH]),
+                embeddings=np.asarray(note_vecs[start : start + notes]),
             )
         self.lexical.replace(
             [record.note.note_id for record, _, _ in items],

@@ -84,9 +84,11 @@ class Store(Protocol):
         old_chunk_counts: dict[str, int] | None = None,
         purge: bool = False,
         text_keys: Mapping[str, str] | None = None,
+        short_calls: bool = False,
     ) -> None:
         """Replace each note's record and chunks; `text_keys` (chunk id -> a key of the
-        text that was embedded) lets `known_vectors` find the vectors again."""
+        text that was embedded) lets `known_vectors` find the vectors again; `short_calls`:
+        a GUI thread shares this process (no call may hold it long)."""
         ...
 
     def known_vectors(self, note_ids: list[str]) -> dict[str, np.ndarray]:

@@ -1,5 +1,5 @@
-"""The settings dialog: edits `AppSettings` (chat model, embedder, ask-time expansion,
-language, links, the retriever weights)."""
+"""The settings dialog: edits `AppSettings` (chat model, embedder, embedding processes,
+ask-time expansion, language, links, the retriever weights)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from mindnet_desktop.ui.support.settings import (
 )
 
 FIELD_WIDTH = 440  # the settings' field column at the dialog's usual width (px)
+MAX_EMBED_WORKERS = 64
 
 
 class SettingsDialog(QDialog):
@@ -103,6 +104,21 @@ class SettingsDialog(QDialog):
         self.threads.setRange(1, 64)
         self.threads.setValue(settings.threads)
         form.addRow(self.tr("Threads:"), self.threads)
+
+        # The lowest value stands for the core's default: "Automatic".
+        self.embed_workers = QSpinBox()
+        self.embed_workers.setRange(-1, MAX_EMBED_WORKERS)
+        self.embed_workers.setSpecialValueText(self.tr("Automatic"))
+        workers = settings.embed_workers
+        self.embed_workers.setValue(-1 if workers is None else workers)
+        self.embed_workers.setToolTip(
+            self.tr(
+                "Processes that embed a large import side by side, each with its own copy "
+                "of the embedding model in memory. Automatic: every core up to 2, and one "
+                "core left free from 3 cores on (at most 8). 0: no extra process."
+            )
+        )
+        form.addRow(self.tr("Embedding processes:"), self.embed_workers)
 
         self.context_size = QSpinBox()
         self.context_size.setRange(512, 131072)
@@ -201,6 +217,7 @@ class SettingsDialog(QDialog):
             "chat_model": s.chat_model,
             "embedder": s.embedder,
             "threads": s.threads,
+            "embed_workers": s.embed_workers,
             "context_size": s.context_size,
             "preload_chat_model": s.preload_chat_model,
             "language": s.language,
@@ -215,6 +232,8 @@ class SettingsDialog(QDialog):
         s.chat_model = self.chat_model.text().strip() or "default"
         s.embedder = self.embedder.currentText()
         s.threads = self.threads.value()
+        workers = self.embed_workers.value()
+        s.embed_workers = None if workers < 0 else workers
         s.context_size = self.context_size.value()
         s.preload_chat_model = self.preload.isChecked()
         s.language = self.language.currentData()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -51,6 +52,7 @@ class VaultIndexer(QObject):
         super().__init__(parent)
         self.host = host
         self.debounce = debounce
+        self.embed_workers: int | None = None  # the setting (None: the core's default)
         self.state = STOPPED
         self.last_summary: ImportSummary | None = None
         self._watcher: Any = None
@@ -98,6 +100,8 @@ class VaultIndexer(QObject):
         if self._closing:
             return None
         options = options or ImportOptions(sync_deletes=True)
+        if options.embed_workers is None:
+            options = replace(options, embed_workers=self.embed_workers)
         outcome: list[ImportOutcome] = []
         run_import = partial(ops.import_vault, options=options, small=small, outcome=outcome)
         job = self._imports.submit(run_import, "import")

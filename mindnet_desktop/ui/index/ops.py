@@ -4,7 +4,7 @@ index panel show; beside it the start of the watcher and the wait for the snapsh
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mindnet_desktop.core.domain import drain, throttled
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
@@ -74,8 +74,8 @@ def import_vault(
     mn.defer_snapshots = True  # the indexer saves them when imports are quiet
     if not small and files_to_import(mn, options) >= CHILD_MIN_FILES:
         run = import_in_child(mn, options, job.cancelled)
-    else:
-        run = mn.import_vault(options, cancel=job.cancelled)
+    else:  # beside the GUI thread: no store call may hold the GIL long
+        run = mn.import_vault(replace(options, short_writes=True), cancel=job.cancelled)
     result = drain(run, report)
     outcome.append(result)
     return result

@@ -167,6 +167,7 @@ class MainWindow(QMainWindow):
         self.graph.error.connect(lambda message: self.statusBar().showMessage(message, 15000))
         self._configure_chat()
         self.indexer = VaultIndexer(self.host, self.debounce, self)
+        self.indexer.embed_workers = self.settings.embed_workers
         self.indexer.progress.connect(self._on_progress)
         self.indexer.imported.connect(self._on_imported)
         self.indexer.stats_ready.connect(self._on_stats)
@@ -394,6 +395,8 @@ class MainWindow(QMainWindow):
         chat = {"chat_model", "threads", "context_size", "link_target", "preload_chat_model"}
         if changed & (chat | {"expansion"}):
             self._configure_chat()
+        if "embed_workers" in changed and self.indexer is not None:
+            self.indexer.embed_workers = self.settings.embed_workers  # from the next import
         if "language" in changed:
             self.statusBar().showMessage(self.tr("The language changes at the next start."), 8000)
         if "embedder" in changed and self.vault is not None:

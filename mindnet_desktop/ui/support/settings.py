@@ -149,6 +149,18 @@ class AppSettings:
     def context_size(self, value: int) -> None:
         self.store.setValue("chat/context_size", int(value))
 
+    # Indexing
+    @property
+    def embed_workers(self) -> int | None:
+        """Embedding processes of a large import at most (0: in the importing process), or
+        None for the core's default (`default_workers`)."""
+        value = self._int("index/embed_workers", -1)
+        return None if value < 0 else value
+
+    @embed_workers.setter
+    def embed_workers(self, value: int | None) -> None:
+        self.store.setValue("index/embed_workers", -1 if value is None else int(value))
+
     # Retrieval
     @property
     def retriever_weights(self) -> dict[str, float] | None:

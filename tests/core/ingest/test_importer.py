@@ -289,3 +289,30 @@ def test_cancel_while_writing_leaves_no_edge_to_an_unwritten_note(vault, open_mi
     stored = mn.store.note_records()
     alpha = [e for e in stored[ALPHA].edges if e.target_ref == "Qdrant Vektordatenbank"]
     assert alpha and all(e.target_note_id == "Wissen/Qdrant Vektordatenbank" for e in alpha)
+
+
+def test_an_import_parses_each_note_body_once(tmp_path, open_mindnet, monkeypatch):
+    """Guards the importer's own CPU (issue 32: it bounds a cold import beside the
+    embedding processes): the links found when a note is read are resolved in stage 2,
+    not found again by parsing the body after the reader's cache let it go (shown to fail
+    by deriving the edges without `Pending.links`: every body is parsed twice)."""
+    from collections import Counter
+
+    from mindnet_desktop.bench.vault_gen import generate_vault
+    from mindnet_desktop.core.ingest import markdown
+
+    vault = generate_vault(tmp_path / "gen", 60)  # more notes than the reader's cache holds
+    parsed: Counter[str] = Counter()
+    real = markdown._PARSER.parse  # noqa: SLF001
+
+    def spy(text: str, *args: object) -> object:
+        parsed[text] += 1
+        return real(text, *args)
+
+    monkeypatch.setattr(markdown._PARSER, "parse", spy)  # noqa: SLF001
+    markdown.read_markdown.cache_clear()
+    mn = open_mindnet(vault)
+    summary = run_import(mn).summary
+    bodies = [record.note.body for record in mn.records.values()]
+    assert summary.added == len(bodies) == 60
+    assert max(parsed[body] for body in bodies) == 1

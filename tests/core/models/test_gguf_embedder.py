@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mindnet_desktop.cli.main import main
-from mindnet_desktop.core.models.embed_worker import EmbeddingWorker
+from mindnet_desktop.core.models.embed_worker import EmbeddingPool, EmbeddingWorker
 from mindnet_desktop.core.models.embedders import EmbedderError, HashEmbedder, make_embedder
 from mindnet_desktop.core.models.gguf_embedder import GgufEmbedder
 from mindnet_desktop.core.models.gguf_profile import (
@@ -242,7 +242,7 @@ def test_an_index_never_mixes_two_gguf_embedders(vault, tmp_path, open_mindnet, 
         tmp_path / "models" / "nomic-embed-text.gguf", "nomic-bert", "nomic-embed-text"
     )
     mn = open_mindnet(vault, embedder=make_embedder(f"gguf:{first}"))
-    run_import(mn, embed_worker=False)
+    run_import(mn, embed_workers=0)
     built_with = mn.store.embedder_name
     mn.close()
 
@@ -251,7 +251,7 @@ def test_an_index_never_mixes_two_gguf_embedders(vault, tmp_path, open_mindnet, 
     # The same file again opens the index as it is.
     same = open_mindnet(vault, embedder=make_embedder(f"gguf:{first}"))
     assert same.store.embedder_name == built_with and not same.store.reset
-    assert run_import(same, embed_worker=False).summary.unchanged == len(same.records)
+    assert run_import(same, embed_workers=0).summary.unchanged == len(same.records)
     same.close()
     switched = open_mindnet(vault, embedder=make_embedder(f"gguf:{other}"), replace_embedder=True)
     assert switched.store.reset and switched.store.embedder_name != built_with
@@ -291,3 +291,15 @@ def test_the_packaged_chat_model_embeds_through_llama_cpp() -> None:
         assert np.allclose(worker.take(), vectors, atol=1e-5)
     finally:
         worker.close()
+    # A pool of two (each llama.cpp on one thread) gives each batch's vectors, in order
+    # (llama.cpp's vector of a text moves a little with the batch it is in: ~4e-4).
+    batches = [texts[:2], texts[2:]]
+    pool = EmbeddingPool(embedder, 2)
+    try:
+        for batch in batches:
+            pool.submit(batch)
+        for batch in batches:
+            assert np.allclose(pool.take(), embedder.embed(batch), atol=1e-5)
+    finally:
+        pool.close()
+        embedder.close()

@@ -227,3 +227,45 @@ class TestChromaStore(StoreContract):
         assert old.note_records() == packed.note_records()
         packed.close()
         old.close()
+
+
+def test_short_calls_write_the_same_in_more_and_smaller_chroma_calls(tmp_path, monkeypatch):
+    """Guards the two ways of writing (issue 32): a GUI's process writes in calls of
+    WRITE_BATCH chunks and NOTE_BATCH notes (each call holds the GIL), any other process in
+    calls of LONG_WRITE_BATCH and LONG_NOTE_BATCH (each call costs ~50 ms of CPU); both
+    store the same (shown to fail by ignoring `short_calls`)."""
+    from chromadb.api.models.Collection import Collection
+
+    from mindnet_desktop.core.store import chroma
+
+    monkeypatch.setattr(chroma, "WRITE_BATCH", 2)
+    monkeypatch.setattr(chroma, "NOTE_BATCH", 1)
+    calls: list[tuple[str, int]] = []
+    real = Collection.upsert
+
+    def spy(self, **kw):  # type: ignore[no-untyped-def]
+        calls.append((self.name, len(kw["ids"])))
+        return real(self, **kw)
+
+    monkeypatch.setattr(Collection, "upsert", spy)
+    notes = [
+        note_record(f"N/{i}", "concept", [f"Text {i} {j}" for j in range(3)]) for i in range(4)
+    ]
+    stores = []
+    for short in (True, False):
+        store = ChromaStore(tmp_path / str(short), EMBEDDER)
+        calls.clear()
+        store.write_notes(notes, short_calls=short)
+        expected = (
+            [(chroma.CHUNKS, 2)] * 6 + [(chroma.NOTES, 1)] * 4
+            if short
+            else [(chroma.CHUNKS, 12), (chroma.NOTES, 4)]
+        )
+        assert calls == expected
+        stores.append(store)
+    assert stores[0].note_records() == stores[1].note_records()
+    assert stores[0].chunk_rows(stores[0].chunk_ids()) == stores[1].chunk_rows(
+        stores[1].chunk_ids()
+    )
+    for store in stores:
+        store.close()

