@@ -182,6 +182,10 @@
         <translation>Belegt den Satz der Antwort</translation>
     </message>
     <message>
+        <source>Cited [%1] instead of %2: that source does not say it.</source>
+        <translation>[%1] statt %2 zitiert: jene Quelle sagt das nicht.</translation>
+    </message>
+    <message>
         <source>Check this: source [%1] may not say “%2”.</source>
         <translation>Bitte prüfen: Quelle [%1] sagt womöglich nicht „%2“.</translation>
     </message>
@@ -200,6 +204,14 @@
     <message>
         <source>A check found that your notes do not state the model&apos;s answer, so it was withheld: “%1”</source>
         <translation>Eine Prüfung ergab, dass deine Notizen die Antwort des Modells nicht enthalten; sie wurde zurückgehalten: „%1“</translation>
+    </message>
+    <message>
+        <source>Not found in your notes</source>
+        <translation>Nicht in deinen Notizen gefunden</translation>
+    </message>
+    <message>
+        <source>None of the sources says this: the model may have added it. Check it before you rely on it.</source>
+        <translation>Keine der Quellen sagt das: Das Modell hat es womöglich hinzugefügt. Prüfe es, bevor du dich darauf verlässt.</translation>
     </message>
 </context>
 <context>

@@ -44,6 +44,8 @@ from mindnet_desktop.ui.chat.text import (
     parse_citation,
     parse_evidence,
     transcript_html,
+    underline_unfounded,
+    unfounded_tooltip,
 )
 from mindnet_desktop.ui.support.i18n import fill
 from mindnet_desktop.ui.support.status_label import PhaseClock, StatusLabel
@@ -318,6 +320,7 @@ class ChatPanel(QWidget):
 
     def _render(self) -> None:
         self.view.setHtml(transcript_html(self.turns, lambda n: self.tr("Sources (%n)", "", n)))
+        underline_unfounded(self.view.document())
         bar = self.view.verticalScrollBar()
         bar.setValue(bar.maximum())
 
@@ -347,7 +350,8 @@ class ChatPanel(QWidget):
                 self.send()
                 return True
         if watched is self.view.viewport() and event.type() == QEvent.Type.ToolTip:
-            tip = self.citation_tooltip(self.view.anchorAt(event.pos()))
+            href = self.view.anchorAt(event.pos())
+            tip = self.citation_tooltip(href) or unfounded_tooltip(href)
             if tip:
                 QToolTip.showText(event.globalPos(), tip, self.view.viewport())
             else:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.chat.support import alignment_of
@@ -21,6 +22,10 @@ CITATION = re.compile(r"\[(\d+)\]")
 CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
 SOURCES_HREF = re.compile(r"^sources:(\d+)$")
 EVIDENCE_HREF = re.compile(r"^evidence:(\d+)/(\d+)$")
+UNFOUNDED_HREF = re.compile(r"^unfounded:(\d+)/(\d+)$")
+# The answer's citations as the alignment leaves them out of a sentence (with the space).
+ALIGN_CITATION = re.compile(r"\s*\[\d+\]")
+UNFOUNDED_COLOR = "#c0392b"
 LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+")  # a list item's marker, not its words
 translate = QCoreApplication.translate
 
@@ -121,7 +126,16 @@ def citation_html(found: tuple[Turn, ScoredHit, int] | None) -> str | None:
     if support is not None:  # the sentence of the source that the answer's sentence rests on
         head = html.escape(translate("ChatText", "Supports the answer's sentence"))
         said = html.escape(" ".join(support.support.split()))
-        tip = f"<p><b>{head}</b><br>“{said}”</p>{tip}"
+        if support.action == "replaced":  # the model cited another source: say so
+            was = " ".join(f"[{n}]" for n in support.cited)
+            note = fill(
+                translate("ChatText", "Cited [%1] instead of %2: that source does not say it."),
+                citation,
+                was,
+            )
+            tip = f"<p><i>{html.escape(note)}</i></p><p><b>{head}</b><br>“{said}”</p>{tip}"
+        else:
+            tip = f"<p><b>{head}</b><br>“{said}”</p>{tip}"
     return tip
 
 
@@ -185,20 +199,103 @@ def doubts_html(turn: Turn) -> str:
     return "".join(lines)
 
 
-def linked_answer_html(answer: str, turn: int, sources: int) -> str:
+def claim_spans(answer: str, claims: Sequence[str]) -> list[tuple[int, int, int]]:
+    """(start, end, k) in `answer` of each claim `k` found in it: a claim is an answer
+    sentence with its citations left out (an `Alignment.sentence`), so they are skipped
+    while matching; claims not found as written are left out."""
+    kept, where = [], []  # the answer without its citations, and each kept char's position
+    last = 0
+    for match in ALIGN_CITATION.finditer(answer):
+        kept.append(answer[last : match.start()])
+        where.extend(range(last, match.start()))
+        last = match.end()
+    kept.append(answer[last:])
+    where.extend(range(last, len(answer)))
+    plain = "".join(kept)
+    spans = []
+    for k, claim in enumerate(claims):
+        at = plain.find(claim) if claim else -1
+        if at >= 0:
+            spans.append((where[at], where[at + len(claim) - 1] + 1, k))
+    return sorted(spans)
+
+
+def linked_answer_html(answer: str, turn: int, sources: int, unfounded: Sequence[str] = ()) -> str:
     """The answer as HTML: each [n] that names one of the `sources` becomes a link
-    `cite:<turn>/<n>`; line breaks stay."""
+    `cite:<turn>/<n>`; each sentence of `unfounded` (claims no source supports) becomes an
+    anchor `unfounded:<turn>/<k>` (underlined dotted by `underline_unfounded`, its tooltip
+    says it is not in the notes); line breaks stay."""
+    spans = claim_spans(answer, unfounded)
+
+    def text(start: int, end: int) -> str:
+        """answer[start:end], the parts inside an unfounded claim as its anchor."""
+        out, at = [], start
+        for first, last, k in spans:
+            first, last = max(first, start), min(last, end)
+            if first >= last:
+                continue
+            out.append(html.escape(answer[at:first]))
+            out.append(
+                f'<a href="unfounded:{turn}/{k}" style="color:palette(text); '
+                f'text-decoration:none">{html.escape(answer[first:last])}</a>'
+            )
+            at = last
+        out.append(html.escape(answer[at:end]))
+        return "".join(out)
+
     out, last = [], 0
     for match in CITATION.finditer(answer):
-        out.append(html.escape(answer[last : match.start()]))
+        out.append(text(last, match.start()))
         n = int(match.group(1))
         if 1 <= n <= sources:
             out.append(f'<a href="cite:{turn}/{n}">[{n}]</a>')
         else:
             out.append(html.escape(match.group()))
         last = match.end()
-    out.append(html.escape(answer[last:]))
+    out.append(text(last, len(answer)))
     return "".join(out).replace("\n", "<br>")
+
+
+def unfounded_claims(turn: Turn) -> list[str]:
+    """The sentences of `turn`'s answer that no source supports."""
+    alignments = turn.result.alignments if turn.result is not None else []
+    return [a.sentence for a in alignments if a.action == "unsupported"]
+
+
+def underline_unfounded(document: QTextDocument) -> None:
+    """Underline every `unfounded:` anchor of `document` with a dotted red line (Qt's HTML
+    has no dotted underline: it is set on the laid-out text)."""
+    mark = QTextCharFormat()
+    mark.setFontUnderline(True)
+    mark.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+    mark.setUnderlineColor(QColor(UNFOUNDED_COLOR))
+    block = document.begin()
+    while block.isValid():
+        for part in block:
+            fragment = part.fragment()
+            if fragment.charFormat().anchorHref().startswith("unfounded:"):
+                cursor = QTextCursor(document)
+                cursor.setPosition(fragment.position())
+                cursor.setPosition(
+                    fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
+                )
+                cursor.mergeCharFormat(mark)
+        block = block.next()
+
+
+def unfounded_tooltip(href: str) -> str | None:
+    """The tooltip of an unfounded claim's anchor (None: `href` is not one)."""
+    if not UNFOUNDED_HREF.match(href):
+        return None
+    head = html.escape(translate("ChatText", "Not found in your notes"))
+    body = html.escape(
+        translate(
+            "ChatText",
+            "None of the sources says this: the model may have added it. Check it before "
+            "you rely on it.",
+        )
+    )
+    return f"<p><b>{head}</b><br>{body}</p>"
 
 
 def evidence_html(turn: Turn, i: int) -> str:
@@ -240,7 +337,8 @@ def transcript_html(turns: list[Turn], sources_label: Callable[[int], str]) -> s
             continue
         sources = len(turn.result.sources) if turn.result else 0
         if turn.answer:
-            parts.append(f"<p>{linked_answer_html(turn.answer, i, sources)}</p>")
+            linked = linked_answer_html(turn.answer, i, sources, unfounded_claims(turn))
+            parts.append(f"<p>{linked}</p>")
             parts.append(doubts_html(turn))
         if turn.error:
             parts.append(f'<p style="{ERROR_STYLE}">⚠ {html.escape(turn.error)}</p>')

@@ -259,3 +259,56 @@ def test_citations_set_by_alignment_are_shown_and_explained(qapp: QApplication) 
     tip = citation_html((turn, hit, 1))
     assert tip is not None
     assert tip.index("Der Drucker braucht hinten 10 cm Abstand") < tip.index("[1] Papierstau")
+
+
+def test_a_claim_no_source_supports_is_underlined_dotted_in_its_sentence(
+    qapp: QApplication,
+) -> None:
+    """Guards the in-place mark of issue 31 item 3: the unsupported sentence (found in the
+    answer although its citations are left out of the claim) becomes an anchor whose text
+    gets a dotted underline and a "not found" tooltip, its citation stays a link, and the
+    supported sentence stays plain (shown to fail by matching the claim with its citations:
+    the anchor is missing)."""
+    from PySide6.QtGui import QTextCharFormat, QTextDocument
+
+    from mindnet_desktop.ui.chat.text import underline_unfounded, unfounded_tooltip
+
+    answer = "Er braucht 10 cm Abstand [1]. Der Mond ist [2] aus Käse [1]. Ende gut."
+    claims = ["Der Mond ist aus Käse.", "Nicht in der Antwort."]
+    out = linked_answer_html(answer, turn=3, sources=2, unfounded=claims)
+    assert '<a href="unfounded:3/0" style="color:palette(text); text-decoration:none">' in out
+    assert out.count('href="unfounded:3/0"') == 3  # split around the citations inside it
+    assert '<a href="cite:3/2">[2]</a>' in out and "unfounded:3/1" not in out
+    assert "Er braucht" not in out.split("unfounded:3/0")[1]  # starts after sentence one
+
+    document = QTextDocument()
+    document.setHtml(f"<p>{out}</p>")
+    underline_unfounded(document)
+    styles = {}
+    for part in document.begin():
+        fragment = part.fragment()
+        styles[fragment.text()] = fragment.charFormat().underlineStyle()
+    dotted = QTextCharFormat.UnderlineStyle.DotLine
+    assert styles["Der Mond ist "] == dotted and styles[" aus Käse "] == dotted
+    assert styles["[2]"] != dotted and styles["Er braucht 10 cm Abstand "] != dotted
+    tip = unfounded_tooltip("unfounded:3/0")
+    assert tip is not None and "Not found in your notes" in tip
+    assert unfounded_tooltip("cite:3/1") is None
+
+
+def test_a_replaced_citation_says_so_in_its_tooltip(qapp: QApplication) -> None:
+    """Guards issue 31 item 3: the citation the alignment put in place of the model's says
+    which it replaced (shown to fail by dropping the note for `replaced`)."""
+    from mindnet_desktop.core.chat.align import Alignment
+    from mindnet_desktop.ui.chat.text import citation_html
+
+    hit = make_hit(text="Der Drucker braucht hinten 10 cm Abstand.")
+    result = AskResult("q1", "Abstand?", Routing("FACT", "keyword"), "x", sources=[hit])
+    support = "Der Drucker braucht hinten 10 cm Abstand."
+    result.alignments = [Alignment("Er braucht 10 cm Abstand.", (2,), 1, support, "replaced")]
+    turn = Turn("Abstand?", "x", "done", result=result)
+    tip = citation_html((turn, hit, 1))
+    assert tip is not None and "Cited [1] instead of [2]: that source does not say it." in tip
+    result.alignments = [Alignment("Er braucht 10 cm Abstand.", (1,), 1, support, "kept")]
+    kept = citation_html((turn, hit, 1))
+    assert kept is not None and "instead of" not in kept and support in kept
