@@ -79,11 +79,13 @@ class LlamaChat:
             return spec  # a detected model's name (an Ollama blob's file name says nothing)
         return self.path.name if self.path else str(spec or "default")
 
-    def warm_up(self) -> None:
-        """Resolve, verify and load the model once (ModelError with a clear message)."""
+    def warm_up(self) -> Any:
+        """Resolve, verify and load the model once (ModelError with a clear message); the
+        loaded llama.cpp model. A caller that generates holds on to it: `close` from another
+        thread meanwhile leaves it to be freed when the caller lets it go."""
         with self._lock:
             if self._llama is not None:
-                return
+                return self._llama
             self.path = resolve_chat_model(self.spec)
             # Idle OpenMP threads sleep instead of spinning: on a busy machine spinning
             # threads steal the cores the working ones need (measured: ~2x tokens/s with two
@@ -107,6 +109,7 @@ class LlamaChat:
                 raise ModelError(f"Cannot load the chat model {self.path}: {exc}") from exc
             if prompt_cache_bytes():
                 self._llama.set_cache(LlamaRAMCache(capacity_bytes=prompt_cache_bytes()))
+            return self._llama
 
     @property
     def loaded(self) -> bool:
@@ -119,15 +122,21 @@ class LlamaChat:
         return len(getattr(cache, "cache_state", ())) if cache is not None else 0
 
     def close(self) -> None:
-        """Free the model's memory now (the next call loads it again)."""
+        """Free the model's memory (the next call loads it again): now, or, while another
+        thread generates with it (a preload's primer when the user picks another model),
+        when that generation ends and lets it go. Freeing it under a running generation
+        crashed the process."""
         with self._lock:
             llama, self._llama = self._llama, None
-        if llama is not None:
-            llama.close()
+        if llama is not None and self._busy.acquire(blocking=False):
+            try:
+                llama.close()
+            finally:
+                self._busy.release()
 
     def count_tokens(self, text: str) -> int:
-        self.warm_up()
-        return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        llama = self.warm_up()
+        return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     @property
     def prompt_budget(self) -> int:
@@ -143,19 +152,20 @@ class LlamaChat:
     ) -> Iterator[Token]:
         """Stream the answer to `messages`; stops early when `cancel` is set. Another
         thread's generation (a `prime` under way) is waited for."""
-        self.warm_up()
         with self._busy:
-            yield from self._stream(messages, cancel, max_tokens, temperature)
+            llama = self.warm_up()  # loaded again if closed since: it is ours until the end
+            yield from self._stream(llama, messages, cancel, max_tokens, temperature)
 
     def _stream(
         self,
+        llama: Any,
         messages: list[dict[str, str]],
         cancel: threading.Event | None,
         max_tokens: int | None,
         temperature: float | None,
     ) -> Iterator[Token]:
         try:
-            chunks = self._llama.create_chat_completion(
+            chunks = llama.create_chat_completion(
                 messages=messages,
                 stream=True,
                 max_tokens=max_tokens or self.max_tokens,
@@ -194,14 +204,7 @@ class LlamaChat:
         """How much likelier the model's reply to `messages` begins with "yes" than with
         "no": the log-odds of the first token (greedy; one step, no text decoded). A
         prompt that begins like the last one reads only what differs."""
-        self.warm_up()
-        llama = self._llama
         ids: dict[str, set[int]] = {"yes": set(), "no": set()}
-        for word in ids:
-            for form in (word, word.capitalize(), " " + word, " " + word.capitalize()):
-                tokens = llama.tokenize(form.encode("utf-8"), add_bos=False, special=False)
-                if len(tokens) == 1:
-                    ids[word].add(tokens[0])
         seen: list[Any] = []
 
         def capture(_input_ids: Any, scores: Any) -> Any:
@@ -210,6 +213,12 @@ class LlamaChat:
             return scores
 
         with self._busy:
+            llama = self.warm_up()
+            for word in ids:
+                for form in (word, word.capitalize(), " " + word, " " + word.capitalize()):
+                    tokens = llama.tokenize(form.encode("utf-8"), add_bos=False, special=False)
+                    if len(tokens) == 1:
+                        ids[word].add(tokens[0])
             try:
                 llama.create_chat_completion(
                     messages=messages, max_tokens=1, temperature=0.0, logits_processor=[capture]
