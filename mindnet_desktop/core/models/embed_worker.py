@@ -30,9 +30,9 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 
@@ -299,6 +299,18 @@ def child_outbox(niceness: int) -> Any:
     outbox = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     return outbox
+
+
+def run_child(serve: Callable[[Any, Any], None], niceness: int) -> NoReturn:
+    """A one-request child's main: `serve(stdin, outbox)` at `niceness`, then exit at once.
+    An interpreter shutdown would wait for a listening thread, which may be in a read of
+    stdin (Python aborts then); everything was closed and sent before."""
+    frames = child_outbox(niceness)
+    serve(sys.stdin.buffer, frames)
+    with contextlib.suppress(OSError):
+        frames.close()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ from mindnet_desktop.core.ingest.importer import (
     stat_changed,
 )
 from mindnet_desktop.core.ingest.manifest import type_fingerprint
-from mindnet_desktop.core.models.embed_worker import child_outbox, receive_frame, send_frame
+from mindnet_desktop.core.models.embed_worker import receive_frame, run_child, send_frame
 from mindnet_desktop.core.models.embedders import Embedder
 
 if TYPE_CHECKING:
@@ -270,11 +270,4 @@ def serve(inbox: Any, outbox: Any) -> None:
 
 
 if __name__ == "__main__":
-    frames = child_outbox(CHILD_NICENESS)
-    serve(sys.stdin.buffer, frames)
-    with contextlib.suppress(OSError):
-        frames.close()
-    sys.stderr.flush()
-    # At once: an interpreter shutdown would wait for the listening thread, which may be in a
-    # read of stdin (Python aborts then); everything was closed and sent above.
-    os._exit(0)
+    run_child(serve, CHILD_NICENESS)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mindnet_desktop.core.errors import MindnetError
-from mindnet_desktop.core.models.embed_worker import child_outbox, receive_frame, send_frame
+from mindnet_desktop.core.models.embed_worker import receive_frame, run_child, send_frame
 from mindnet_desktop.core.service.vault.unsaved import Unsaved
 
 if TYPE_CHECKING:
@@ -198,9 +198,4 @@ def serve(inbox: Any, outbox: Any) -> None:
 
 
 if __name__ == "__main__":
-    frames = child_outbox(CHILD_NICENESS)
-    serve(sys.stdin.buffer, frames)
-    with contextlib.suppress(OSError):
-        frames.close()
-    sys.stderr.flush()
-    os._exit(0)
+    run_child(serve, CHILD_NICENESS)
