@@ -38,7 +38,8 @@ POINTS_BACK = re.compile(
     r"here|there|dies|diese[rsnm]?|das|dabei|dafür|damit|dazu|deshalb|daher|dann|so|es|"
     r"sie|er|hier|dort|außerdem|aber|jedoch|auch)\b"
 )
-NOT_PROSE = re.compile(r"\s*(?:\||```|\s{4})")  # a table row, a fence, an indented code line
+# A table row, a fence, an indented code line, an HTML line (a figure's caption, an image).
+NOT_PROSE = re.compile(r"\s*(?:\||```|\s{4}|<[A-Za-z/!])")
 
 
 @dataclass(frozen=True)

@@ -58,3 +58,18 @@ def test_no_prose_no_evidence():
     code = Source("n", "n#1", "```\nfn main() {}\n```\n")
     assert choose_evidence("main", [code], None) == []
     assert choose_evidence("anything", [], None) == []
+
+
+def test_html_lines_are_never_evidence():
+    """Guards the Rust book's figure captions: an HTML line shares the question's words but
+    is markup, not what the user reads (shown to fail without `<` in NOT_PROSE)."""
+    figure = Source(
+        "ch17",
+        "ch17#3",
+        '<span class="caption">Figure 17-1: A concurrent workflow, switching between tasks'
+        "</span>\n\n<figcaption>Figure 17-2: A parallel workflow of tasks</figcaption>\n\n"
+        "Tasks run concurrently when the runtime switches between them at await points.\n",
+    )
+    chosen = choose_evidence("How does a concurrent workflow switch between tasks?", [figure], None)
+    assert chosen and all(not e.sentence.lstrip().startswith("<") for e in chosen)
+    assert chosen[0].sentence.startswith("Tasks run concurrently")
