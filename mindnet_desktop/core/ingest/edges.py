@@ -12,10 +12,10 @@ from collections.abc import Collection
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.config.vocabulary import builtin_kinds
-from mindnet_desktop.core.domain import Chunk, Edge, Note, normalize_kind
+from mindnet_desktop.core.domain import Chunk, Edge, Note, Provenance, normalize_kind
 from mindnet_desktop.core.ingest.links import Link, Resolver, extract_links
 
-RULES = {
+RULES: dict[str, tuple[Provenance, str, float]] = {
     "inline": ("explicit", "inline:rel", 0.95),
     "callout": ("explicit", "callout:edge", 0.90),
     "wikilink": ("explicit", "explicit:wikilink", 1.0),
@@ -106,7 +106,12 @@ def derive_edges(
     edges: list[Edge] = []
 
     def add(
-        chunk: Chunk, ref: str, kind: str, provenance: str, rule_id: str, confidence: float
+        chunk: Chunk,
+        ref: str,
+        kind: str,
+        provenance: Provenance,
+        rule_id: str,
+        confidence: float,
     ) -> None:
         target_note_id, target_id = resolver.resolve(ref, note.note_id)
         # Two spellings of one target (name, path, alias) are one edge.

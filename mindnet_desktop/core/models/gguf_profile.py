@@ -181,7 +181,7 @@ def _profile(path: Path, size: int, mtime_ns: int, hint: str) -> GgufProfile:
     if stored == POOLING_RANK:
         raise EmbedderError(f"{path.name} is a reranker, not an embedding model")
     from_file = isinstance(stored, int) and stored in POOLING_NAMES and stored != POOLING_NONE
-    pooling = int(stored) if from_file else default_pooling(arch)
+    pooling = stored if isinstance(stored, int) and from_file else default_pooling(arch)
     family = prompt_family(info.metadata, path, hint)
     query, passage = (family.query, family.passage) if family else ("", "")
     how = f"{content_digest(path, size)}\0{pooling}\0{query}\0{passage}"

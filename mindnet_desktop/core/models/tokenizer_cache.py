@@ -28,7 +28,7 @@ import pickle
 from importlib import metadata
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 
@@ -71,7 +71,7 @@ def _load(cls: type, handle: IO[bytes]) -> Any:
     version, small, layout = pickle.load(handle)
     if version != FORMAT:
         raise ValueError(f"cache format {version}")
-    tokenizer = cls.__new__(cls)
+    tokenizer = cast(Any, cls).__new__(cls)  # the class, not yet its __init__
     state = dict(small)
     for name, (kind, size) in layout.items():
         value: Any = {} if kind == "dict" else []

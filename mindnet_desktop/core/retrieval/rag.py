@@ -104,7 +104,7 @@ class Searcher:
         if not rows:
             return []
         ids = list(rows)
-        matrix = np.vstack([rows[c].vector for c in ids])
+        matrix = np.vstack([np.asarray(rows[c].vector) for c in ids])
         scores = matrix @ vector
         order = sorted(range(len(ids)), key=lambda i: (-scores[i], ids[i]))[:k]
         hits = []

@@ -147,11 +147,12 @@ class HybridRetriever:
         scored = score(terms.raws, self.config.weights)
         if per_note:
             seen: set[str] = set()
-            scored = [
-                s
-                for s in scored
-                if not (terms.note_of[s[1]] in seen or seen.add(terms.note_of[s[1]]))
-            ]
+            first = []
+            for s in scored:  # each note's best chunk only
+                if terms.note_of[s[1]] not in seen:
+                    seen.add(terms.note_of[s[1]])
+                    first.append(s)
+            scored = first
         hits = [  # only the returned hits are explained
             self.explain(query, found, terms, cid, total, breakdown, language)
             for total, cid, breakdown in scored[: k or self.config.k]

@@ -91,9 +91,9 @@ def score(
 ) -> list[tuple[float, str, list[dict[str, Any]]]]:
     """(score, chunk id, breakdown) per candidate, best first: score = Σ weight · raw, and
     the breakdown lists raw, weight and contribution of each term (in `TERMS` order)."""
-    scored = []
+    scored: list[tuple[float, str, list[dict[str, Any]]]] = []
     for cid, values in raws.items():
-        breakdown = []
+        breakdown: list[dict[str, Any]] = []
         for term in TERMS:
             raw = round(float(values[term]), 6)
             weight = weights[term]

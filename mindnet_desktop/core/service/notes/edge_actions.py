@@ -140,7 +140,7 @@ def _link_text(mn: EdgeReads, target: str) -> str:
     if target == note_id:
         return base
     seq = int(target.rsplit("#", 1)[1])
-    first_seq = {}
+    first_seq: dict[str, tuple[str, int]] = {}
     for heading, at in record.headings:
         first_seq.setdefault(heading.casefold(), (heading, at))
     for heading, at in first_seq.values():
