@@ -59,6 +59,7 @@ class AnswerQuestion:
     expect: tuple[str, ...]
     gold: tuple[str, ...]
     split: str
+    set: str = ""  # the set's name (several sets are reported apart too)
 
     @property
     def answerable(self) -> bool:
@@ -78,6 +79,7 @@ def load_answers(path: Path) -> list[AnswerQuestion]:
                 tuple(r["expect"]),
                 tuple(r["gold"]),
                 r["split"],
+                str(data.get("name") or path.stem),
             )
             for r in data["questions"]
         ]
@@ -156,6 +158,7 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
     checked = done - (last or done)
     return {
         "id": question.id,
+        "set": question.set,
         "q": question.q,
         "kind": question.kind,
         "lang": question.lang,
@@ -167,6 +170,7 @@ def run_question(mn: Mindnet, llm: LlamaChat, question: AnswerQuestion, k: int |
         "unsupported_figures": result.unsupported_figures,
         "unsupported_answer": result.unsupported_answer,
         "draft_answer": result.draft_answer,
+        "withheld": result.withheld,
         "repaired_citation": result.repaired_citation,
         "verification": result.verification.to_dict() if result.verification else None,
         "source_paths": [h.path for h in result.sources],
@@ -192,6 +196,18 @@ def summarise(rows: list[dict]) -> dict[str, Any]:
         values = [r["checks"][metric] for r in rows if r["checks"][metric] is not None]
         summary[metric] = round(sum(values) / len(values), 3) if values else None
         summary[f"{metric}_n"] = len(values)
+    # Citations of claims the alignment left unsupported by every source (weak, unsupported)
+    # among all cited claims of the answers given (kept, added and replaced ones are held).
+    cited = [
+        a
+        for r in rows
+        if not r.get("not_found")
+        for a in r.get("alignments") or []
+        if a["cited"] or a["action"] in ("added", "replaced")
+    ]
+    wrong = [a for a in cited if a["action"] in ("weak", "unsupported")]
+    summary["miscited"] = round(len(wrong) / len(cited), 3) if cited else None
+    summary["miscited_n"] = len(cited)
     ttfts = [r["ttft_s"] for r in rows]
     speeds = [r["tokens_per_s"] for r in rows if r["tokens_per_s"]]
     summary["median_ttft_s"] = round(statistics.median(ttfts), 2) if ttfts else None
@@ -223,14 +239,38 @@ def evaluate_answers(
                 if on_row:  # a long run shows (and keeps) each answer as it comes
                     on_row(name, rows[name][-1])
     return {
-        "models": {name: {"summary": summarise(r), "rows": r} for name, r in rows.items()},
+        "models": {
+            name: {
+                "summary": summarise(r),
+                "by_set": {s: summarise([x for x in r if x["set"] == s]) for s in _keys(r, "set")},
+                "by_language": {
+                    lang: summarise([x for x in r if x["lang"] == lang])
+                    for lang in _keys(r, "lang")
+                },
+                "rows": r,
+            }
+            for name, r in rows.items()
+        },
     }
 
 
+def _keys(rows: list[dict], key: str) -> list[str]:
+    """The values of `key` in `rows`, in order of first appearance."""
+    return list(dict.fromkeys(r[key] for r in rows))
+
+
 def answers_table(result: dict[str, Any]) -> str:
-    """The Markdown table of docs/answer-quality.md: one column per model."""
-    names = list(result["models"])
-    summaries = [result["models"][n]["summary"] for n in names]
+    """The Markdown table of docs/answer-quality.md: one column per model, and per model
+    one per set when several were asked."""
+    names, summaries = [], []
+    for name, model in result["models"].items():
+        names.append(name)
+        summaries.append(model["summary"])
+        by_set = model.get("by_set") or {}
+        if len(by_set) > 1:
+            for set_name, summary in by_set.items():
+                names.append(f"{name}: {set_name}")
+                summaries.append(summary)
     lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     labels = {
         "fact": "fact correct",
@@ -248,6 +288,7 @@ def answers_table(result: dict[str, Any]) -> str:
         "evidence_gold": "top-3 evidence comes from a gold note",
         "marked_right": "right answer with a sentence marked not found (of right answers)",
         "told_unanswerable": "unanswerable: told (abstains, a figure or a marked sentence)",
+        "miscited": "cited claims no source holds (of cited claims)",
     }
     for metric, label in labels.items():
         cells = []

@@ -130,3 +130,48 @@ def test_evidence_and_marks_are_scored_apart_from_the_answer():
     assert score(_question(), result)["marked_right"] is True
     told = score(_question("unanswerable"), result)
     assert told["told_unanswerable"] is True and told["evidence_fact"] is None
+
+
+def test_cited_claims_no_source_holds_are_counted_per_citation_and_per_set():
+    """Guards issue 31's "citations pointing at a source that does not hold the cited claim"
+    and the per-set report of several sets asked at once: a claim whose citation the
+    alignment found unsupported counts against the cited claims of the answers given, an
+    answer withheld as not found does not count (shown to fail by counting every alignment),
+    and each set gets its own summary and column."""
+    from mindnet_desktop.bench.answers import answers_table
+
+    def row(set_name: str, actions: list[tuple[str, list[int]]], not_found: bool = False):
+        alignments = [{"action": a, "cited": c} for a, c in actions]
+        checks = score(_question(), _result("10 cm [2].", not_found))
+        return {
+            "set": set_name,
+            "lang": "de",
+            "not_found": not_found,
+            "alignments": alignments,
+            "checks": checks,
+            "ttft_s": 1.0,
+            "tokens_per_s": None,
+        }
+
+    rows = [
+        row("fresh", [("kept", [1]), ("weak", [2]), ("weak", []), ("added", [])]),
+        row("fresh", [("unsupported", [1])], not_found=True),  # withheld: no citation shown
+        row("answers", [("replaced", [3]), ("unsupported", [2])]),
+    ]
+    summary = summarise(rows)
+    assert summary["miscited_n"] == 5 and summary["miscited"] == 0.4
+    assert summarise(rows[:2])["miscited"] == round(1 / 3, 3)
+    result = {
+        "models": {
+            "m": {
+                "summary": summary,
+                "by_set": {"fresh": summarise(rows[:2]), "answers": summarise(rows[2:])},
+            }
+        }
+    }
+    table = answers_table(result)
+    assert "| | m | m: fresh | m: answers |" in table
+    assert (
+        "| cited claims no source holds (of cited claims) | 0.40 (5) | 0.33 (3) | 0.50 (2) |"
+        in table
+    )
