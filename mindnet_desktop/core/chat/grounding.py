@@ -137,7 +137,13 @@ class CitationCheck:
 
 
 def _normal_number(text: str) -> str:
-    return re.sub(r"[.,]", "", text)
+    """One spelling per number: separators before groups of three digits group thousands
+    ("1.000", "1,000", "12.500" are 1000, 12500); otherwise the last one is the decimal mark
+    ("2,5" is 2.5, and "10.00", a price or a time, is 10.00, not 1000)."""
+    parts = re.split(r"[.,]", text)
+    if len(parts) == 1 or all(len(p) == 3 for p in parts[1:]):
+        return "".join(parts)
+    return "".join(parts[:-1]) + "." + parts[-1]
 
 
 def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck]:

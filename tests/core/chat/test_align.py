@@ -79,3 +79,16 @@ def test_the_questions_numbers_and_pointers_at_the_notes_are_not_claims():
     assert actions("Die Notiz nennt dazu folgende wichtige Punkte:") == []
     advice = align_citations("Wähle lieber einen leiseren Drucker fürs Büro.", TEXTS, mark=False)
     assert [a.action for a in advice.alignments] == ["weak"]
+
+
+def test_a_price_is_not_a_time_written_with_a_dot():
+    """Guards the number check against "10.00" (a time, a price with cents) read as 1000:
+    an invented "1000 €" found support in a note saying "bis 10.00 Uhr" (seen in the app on
+    the example vault; shown to fail by stripping every separator), while thousands written
+    with separators still match."""
+    texts = ["Der LaserJet 500 wird jeden Montag bis 10.00 Uhr gewartet."]
+    claim = "The LaserJet 500 cost 1000 € when I bought it [1]."
+    assert [a.action for a in align_citations(claim, texts).alignments] == ["unsupported"]
+    grouped = ["Der LaserJet 500 hat 1.000 Seiten Kapazität im Hauptfach."]
+    said = "Der LaserJet 500 hat 1,000 Seiten Kapazität [1]."
+    assert [a.action for a in align_citations(said, grouped).alignments] == ["kept"]
