@@ -149,7 +149,7 @@ def pack(
     verify = routed.prompts.verify
     sources = list(retrieved.sources)
     try:
-        system = system_prompt(mn, language, intent)
+        system = system_prompt(mn, language, intent, routed.prompts)
         budget = routed.prompts.context_tokens
         texts = None
         if budget is not None:
@@ -204,9 +204,12 @@ def notes_of(mn: NoteFiles, sources: list[ScoredHit]) -> list[str]:
     return texts
 
 
-def system_prompt(mn: VaultSettings, language: str, intent: str) -> str:
-    """The system prompt of an `intent` answer in `language` (the sources follow it)."""
-    prompts = load_prompts(mn.config_lookup)
+def system_prompt(
+    mn: VaultSettings, language: str, intent: str, prompts: Prompts | None = None
+) -> str:
+    """The system prompt of an `intent` answer in `language` (the sources follow it), from
+    `prompts` (None: the vault's `prompts.yaml`)."""
+    prompts = prompts or load_prompts(mn.config_lookup)
     name = mn.decision_engine.strategies[intent].prompt
     system = prompts.localized.get(language, {}).get(name) or prompts.strategies[name]
     example = prompts.examples.get(language) if name == "fact" else None
