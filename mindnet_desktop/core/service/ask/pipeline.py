@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Generator
+from typing import Protocol
 
 from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate, record, result_of
 from mindnet_desktop.core.chat.packing import NOTES_HEADER
@@ -24,6 +25,12 @@ from mindnet_desktop.core.service.ask import stages
 from mindnet_desktop.core.service.ask.stages import PackVault, system_prompt
 from mindnet_desktop.core.service.search.hybrid import LoggedVault, SearchVault, log_ranked
 from mindnet_desktop.core.service.search.routing import VaultSettings
+
+
+class AskVault(SearchVault, PackVault, Protocol):
+    """What asking reads of an open vault (`Mindnet`): what a search reads, and the notes'
+    files the answer is checked against."""
+
 
 # `expand` was defined here before the stages had a module of their own; the bench imports it.
 expand = stages.expand
@@ -78,7 +85,7 @@ def pack(
 
 
 def prepare(
-    mn: SearchVault,
+    mn: AskVault,
     question: str,
     llm: LlamaChat | None,
     history: list[dict[str, str]] | None = None,
@@ -91,7 +98,7 @@ def prepare(
 
 
 def ask(
-    mn: SearchVault,
+    mn: AskVault,
     question: str,
     llm: LlamaChat | None,
     history: list[dict[str, str]] | None = None,
