@@ -159,7 +159,8 @@ def answer_job(
         # Without expansion the sources come before the model is loaded: on the first
         # question loading takes longer than retrieval, and the user reads them meanwhile.
         prepared = host.call(job, lambda mn: found(mn, llm if loaded else None, mode))
-        yield SourcesReady(replace(prepared.result, sources=list(prepared.result.sources)))
+        ready = prepared.result
+        yield SourcesReady(replace(ready, sources=list(ready.sources), stages=dict(ready.stages)))
         if llm is not None and not llm.loaded and not prepared.result.not_found:
             yield Phase("loading")
             try:

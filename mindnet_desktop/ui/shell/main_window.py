@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mindnet_desktop.core.chat.answer import load_prompts
+from mindnet_desktop.core.chat.prompts import load_prompts
 from mindnet_desktop.core.config.retriever import load_retriever_config
 from mindnet_desktop.core.config.type_registry import ConfigError
 from mindnet_desktop.core.domain import IndexProgress

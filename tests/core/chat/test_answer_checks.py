@@ -13,6 +13,7 @@ import pytest
 from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
 from mindnet_desktop.core.chat.grounding import in_language, missing_citation
 from mindnet_desktop.core.chat.intent import Routing
+from mindnet_desktop.core.chat.stages import Packed
 from mindnet_desktop.core.models.llm import LlamaChat, Token
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 
@@ -66,12 +67,22 @@ class FakeChat:
         return self.odds
 
 
-def answered(chat: FakeChat, verify: dict | None) -> tuple[AskResult, str]:
-    result = AskResult("q", "Wie viel RAM braucht Qdrant?", Routing("FACT", "keyword"))
+MESSAGES = ({"role": "system", "content": "Notes"}, {"role": "user", "content": "?"})
+
+
+def packed(question: str, notes: tuple[str, ...] | None = None, verify=None) -> Prepared:
+    """A FACT question in German, packed with the Qdrant note as its one source."""
+    result = AskResult("q", question, Routing("FACT", "keyword"))
     result.sources, result.language = [hit(QDRANT)], "de"
-    messages = [{"role": "system", "content": "Notes"}, {"role": "user", "content": "?"}]
-    streamed = "".join(t.text for t in generate(Prepared(result, messages, verify), chat))
-    return result, streamed
+    sources = tuple(result.sources)
+    ready = Packed(question, "FACT", "de", sources, messages=MESSAGES, notes=notes, verify=verify)
+    return Prepared(result, packed=ready)
+
+
+def answered(chat: FakeChat, verify: dict | None) -> tuple[AskResult, str]:
+    prepared = packed("Wie viel RAM braucht Qdrant?", verify=verify)
+    streamed = "".join(t.text for t in generate(prepared, chat))
+    return prepared.result, streamed
 
 
 def test_the_second_look_withholds_an_answer_below_its_cut_off_and_keeps_the_draft():
@@ -115,15 +126,13 @@ def test_a_fact_answer_no_sentence_of_which_finds_support_is_withheld():
 
 def test_claims_are_checked_against_the_sources_whole_notes():
     """The model reads excerpts, but a claim its source's note states elsewhere is in the
-    user's notes: aligned to the note (`Prepared.notes`), it is kept, not withheld. Shown to
+    user's notes: aligned to the note (`Packed.notes`), it is kept, not withheld. Shown to
     fail by aligning to the excerpts (the answer was withheld)."""
     claim = "Qdrant speichert die Vektoren standardmäßig im Ordner storage [1]."
-    result = AskResult("q", "Wo speichert Qdrant?", Routing("FACT", "keyword"))
-    result.sources, result.language = [hit(QDRANT)], "de"
     note = QDRANT + "\n\nDie Vektoren liegen standardmäßig im Ordner storage."
-    messages = [{"role": "system", "content": "Notes"}, {"role": "user", "content": "?"}]
-    prepared = Prepared(result, messages, None, notes=[note])
+    prepared = packed("Wo speichert Qdrant?", notes=(note,))
     "".join(t.text for t in generate(prepared, FakeChat(claim, 0.0)))
+    result = prepared.result
     assert result.withheld is None and result.answer == claim
     assert result.alignments[0].action == "kept" and "storage" in result.alignments[0].support
 
@@ -159,7 +168,7 @@ def test_a_question_gets_the_fact_prompt_of_its_language(vault, open_mindnet):
     names only the German "not found" sentence (the English one was copied into German
     answers); an English question keeps the English prompt; other intents are unchanged.
     Shown to fail by ignoring `localized` in `system_prompt`."""
-    from mindnet_desktop.core.service.ask.pipeline import system_prompt
+    from mindnet_desktop.core.service.ask.stages import system_prompt
 
     mn = open_mindnet(vault)
     german = system_prompt(mn, "de", "FACT")

@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from mindnet_desktop.cli.main import main
-from mindnet_desktop.core.chat.answer import load_prompts, pack_messages
+from mindnet_desktop.core.chat.packing import pack_messages
+from mindnet_desktop.core.chat.prompts import load_prompts
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError, resolve_model_path
@@ -150,7 +151,7 @@ class _Source:
 
 
 def test_sentences_drawn_from_one_source_get_its_citation_in_the_stream():
-    from mindnet_desktop.core.chat.answer import Citer
+    from mindnet_desktop.core.chat.citer import Citer
 
     citer = Citer(
         [
@@ -180,7 +181,7 @@ def test_sentences_drawn_from_one_source_get_its_citation_in_the_stream():
 def test_a_citation_the_model_writes_after_the_full_stop_is_not_doubled():
     """Models often cite after the full stop ("… ms. [1]"); the citer must not add its own
     in front of it, whether the citation comes in the same piece or in a later one."""
-    from mindnet_desktop.core.chat.answer import Citer
+    from mindnet_desktop.core.chat.citer import Citer
 
     source = [_Source("Die Suche über rund 1.200 Chunks dauert unter 50 ms")]
     for pieces in (

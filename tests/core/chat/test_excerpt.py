@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mindnet_desktop.core.chat.answer import load_prompts, pack_messages
 from mindnet_desktop.core.chat.excerpt import GAP, excerpts, split_sentences
+from mindnet_desktop.core.chat.packing import pack_messages
+from mindnet_desktop.core.chat.prompts import load_prompts
 from mindnet_desktop.core.config.type_registry import ConfigError
 from mindnet_desktop.core.models.embedders import make_embedder
 from mindnet_desktop.core.models.llm import LlamaChat

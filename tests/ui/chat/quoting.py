@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 import mindnet_desktop.ui.chat.ops as chat_ops
-from mindnet_desktop.core.chat.answer import NOTES_HEADER
 from mindnet_desktop.core.chat.excerpt import HEADING, split_units
+from mindnet_desktop.core.chat.packing import NOTES_HEADER
 from mindnet_desktop.core.models.llm import MIN_ANSWER_TOKENS, Token
 
 

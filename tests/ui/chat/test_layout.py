@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-import mindnet_desktop.core.service.ask.pipeline as asking
+import mindnet_desktop.core.service.ask.stages as asking
 import mindnet_desktop.ui.chat.ops as chat_ops
-from mindnet_desktop.core.chat.answer import AskResult, load_prompts
+from mindnet_desktop.core.chat.answer import AskResult
+from mindnet_desktop.core.chat.prompts import load_prompts
 from mindnet_desktop.core.models.llm import MIN_ANSWER_TOKENS, Token
 from mindnet_desktop.ui.chat.layout import STACK_BELOW, TRANSCRIPT_MIN_WIDTH
 from mindnet_desktop.ui.chat.panel import ChatPanel

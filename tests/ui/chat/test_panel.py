@@ -271,7 +271,7 @@ def test_a_missing_model_shows_an_error_and_still_the_sources(
 
 
 def test_a_failed_search_shows_its_message(qtbot, panel: ChatPanel, monkeypatch) -> None:
-    import mindnet_desktop.core.service.ask.pipeline as chat
+    import mindnet_desktop.core.service.ask.stages as chat
 
     def broken(*args, **kwargs):
         raise ValueError("The index is damaged.")

@@ -9,7 +9,8 @@ import pytest
 
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.chat.evidence import Evidence
-from mindnet_desktop.core.service.ask.pipeline import renumber_evidence, retrieve
+from mindnet_desktop.core.service.ask.pipeline import retrieve
+from mindnet_desktop.core.service.ask.stages import renumber_evidence
 from tests.conftest import run_import
 
 QUESTION = "Wie viel Platz muss hinter dem LaserJet 500 frei bleiben?"

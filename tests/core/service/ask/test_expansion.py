@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from mindnet_desktop.cli.main import main
-from mindnet_desktop.core.chat.answer import load_prompts
+from mindnet_desktop.core.chat.prompts import load_prompts
 from mindnet_desktop.core.config.type_registry import ConfigError, bundled_config_dir
 from mindnet_desktop.core.models.llm import Token
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.retrieval.explain import text
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.core.service.ask import expansion as ask_expansion
-from mindnet_desktop.core.service.ask import pipeline
+from mindnet_desktop.core.service.ask import stages as ask_stages
 from mindnet_desktop.core.service.ask.expansion import fuse
 from mindnet_desktop.core.service.ask.pipeline import retrieve
 from tests.conftest import run_import
@@ -79,13 +79,13 @@ class MissingChat(RecordingChat):
 def searched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts `ask` retrieves with (every `hybrid_search` it runs, in order)."""
     texts: list[str] = []
-    real = pipeline.hybrid_search
+    real = ask_stages.hybrid_search
 
     def spy(mn: Any, query: str, *args: Any, **kw: Any) -> Any:
         texts.append(query)
         return real(mn, query, *args, **kw)
 
-    monkeypatch.setattr(pipeline, "hybrid_search", spy)
+    monkeypatch.setattr(ask_stages, "hybrid_search", spy)
     monkeypatch.setattr(ask_expansion, "hybrid_search", spy)
     return texts
 
