@@ -56,6 +56,7 @@ if [ "$MODE" = test ]; then
   cd "$ROOT"
   "$VENV/bin/ruff" check mindnet_desktop tests
   "$VENV/bin/lint-imports"
+  "$VENV/bin/mypy"
   exec "$VENV/bin/python" -m pytest "$@"
 fi
 # Qt aborts with a cryptic message when its X11 plugin lacks system libraries (libxcb-cursor0
