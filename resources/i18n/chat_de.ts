@@ -80,6 +80,10 @@
         <translation>Antwort in %1 s aus %2 Quellen.</translation>
     </message>
     <message>
+        <source>Closest in your notes</source>
+        <translation>Am nächsten in deinen Notizen</translation>
+    </message>
+    <message>
         <source>From your notes</source>
         <translation>Aus deinen Notizen</translation>
     </message>

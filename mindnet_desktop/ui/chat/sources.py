@@ -162,8 +162,10 @@ class SourcesPane(QWidget):
         head = QHBoxLayout()
         self.heading = QLabel(self.tr("Sources"), self)
         self.heading.setStyleSheet("font-weight: bold;")
-        head.addWidget(self.heading)
-        head.addStretch(1)
+        # Wraps rather than losing its count: "Ähnlichste Notizen (3)" beside the answer's
+        # thumbs was cut to "Ähnlichste Notizen (" at 1366 x 768.
+        self.heading.setWordWrap(True)
+        head.addWidget(self.heading, 1)
         self.answer_label = QLabel(self.tr("This answer:"), self)
         head.addWidget(self.answer_label)
         self.answer_feedback = FeedbackButtons(self)

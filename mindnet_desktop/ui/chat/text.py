@@ -170,7 +170,10 @@ def doubts_html(turn: Turn) -> str:
             ", ".join(f"“{f}”" for f in figures),
         )
         lines.append(f'<p style="{ERROR_STYLE}"><small>⚠ {html.escape(text)}</small></p>')
-    for a in turn.result.alignments if turn.result is not None else []:
+    draft = turn.result.draft_answer if turn.result is not None else None
+    # A withheld answer's claims are quoted once, in the draft's line below.
+    alignments = turn.result.alignments if turn.result is not None and not draft else []
+    for a in alignments:
         sentence = _short(a.sentence)
         if a.action == "unsupported":
             text = fill(translate("ChatText", "Not found in your notes: “%1”."), sentence)
@@ -184,7 +187,6 @@ def doubts_html(turn: Turn) -> str:
                 _short(a.support),
             )
             lines.append(f"<p><small>ℹ {html.escape(text)}</small></p>")
-    draft = turn.result.draft_answer if turn.result is not None else None
     if draft:
         draft = draft if len(draft) <= 300 else draft[:300] + " …"
         text = fill(
@@ -304,7 +306,10 @@ def evidence_html(turn: Turn, i: int) -> str:
     as tooltip); empty without evidence."""
     if turn.result is None or not turn.result.evidence:
         return ""
-    head = html.escape(translate("ChatPanel", "From your notes"))
+    if turn.result.not_found:  # withheld, or nothing close enough: only the closest
+        head = html.escape(translate("ChatPanel", "Closest in your notes"))
+    else:
+        head = html.escape(translate("ChatPanel", "From your notes"))
     lines = "".join(
         f'<p style="margin-left:12px"><a href="evidence:{i}/{k}" '
         f'style="color:palette(text); text-decoration:none">'

@@ -204,8 +204,20 @@ def test_a_withheld_draft_is_shown_under_the_not_found_answer(qapp: QApplication
     turn = Turn("RAM?", result.answer, "done", result=result)
     out = transcript_html([turn], lambda n: f"Sources ({n})")
     assert out.count("⚠") == 1 and "withheld" in out and "2 GB RAM" in out
-    result.draft_answer = None
-    assert "⚠" not in transcript_html([turn], lambda n: f"Sources ({n})")
+    # Its unfounded claim is quoted once, in the draft's line (shown to fail by listing the
+    # alignments of a withheld answer too: two ⚠); the evidence is only the closest.
+    from mindnet_desktop.core.chat.align import Alignment
+    from mindnet_desktop.core.chat.evidence import Evidence
+
+    result.alignments = [Alignment("Qdrant braucht 2 GB RAM.", (1,), None, "", "unsupported")]
+    result.evidence = [Evidence(1, hit.note_id, hit.node_id, hit.text, 0, len(hit.text), 0.2)]
+    out = transcript_html([turn], lambda n: f"Sources ({n})")
+    assert out.count("⚠") == 1 and "Closest in your notes" in out
+    assert "From your notes" not in out
+    result.draft_answer, result.not_found = None, False
+    result.answer = turn.answer = "Qdrant braucht 2 GB RAM [1]."
+    out = transcript_html([turn], lambda n: f"Sources ({n})")
+    assert out.count("⚠") == 1 and "Not found in your notes" in out and "From your notes" in out
 
 
 def test_the_evidence_stands_above_the_answer_with_its_citations(qapp: QApplication) -> None:

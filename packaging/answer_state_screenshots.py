@@ -1,0 +1,169 @@
+"""Write the screenshots of an answer's checked states (docs/answer-quality.md), in English
+and German: the main window at 1366 x 768 on a temporary copy of the example vault, the real
+chat model answering, and for each state the first answer that shows it:
+
+- `corrected`: a citation the alignment replaced, its tooltip open ("Cited [n] instead of
+  [m]");
+- `unsupported`: a sentence no source supports, underlined dotted, its tooltip open;
+- `not-found`: "I found nothing in your notes that answers this", the closest notes below.
+
+Each language asks its questions in order until every state was seen (the model decides
+which answer shows which state, so a state can be missing: the run says so).
+
+Meant for a real X server (the offscreen platform draws other fonts):
+
+    Xvfb :99 -screen 0 1366x768x24 &
+    DISPLAY=:99 .venv/bin/python packaging/answer_state_screenshots.py [--lang en de]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from screenshot import example_app, grab_with_tooltip, open_and_import, scratch, wait  # noqa: E402
+
+SIZE = (1366, 768)
+STATES = ("corrected", "unsupported", "not-found")
+# Questions over the example vault: some the notes answer (the model may cite the wrong
+# note or add a claim of its own), some they do not, and one off the vault's topics.
+QUESTIONS = {
+    "en": [
+        "Which 8B model exactly does Alpha run through Ollama?",
+        "What is KI-Projekt Alpha and which database does it use?",
+        "What does the abbreviation HNSW stand for?",
+        "How do I fix a paper jam in the LaserJet 500, and how long does it take?",
+        "Who is Lena Hoffmann and what talk did she give?",
+        "What did the LaserJet 500 cost when I bought it?",
+        "What is the capital of Australia?",
+    ],
+    "de": [
+        "Welches 8B-Modell genau betreibt Alpha über Ollama?",
+        "Was ist KI-Projekt Alpha und welche Datenbank nutzt es?",
+        "Wie behebe ich einen Papierstau im LaserJet 500 und wie lange dauert das?",
+        "Wer ist Lena Hoffmann und welchen Vortrag hat sie gehalten?",
+        "Was hat der LaserJet 500 beim Kauf gekostet?",
+        "Wie heißt die Hauptstadt von Australien?",
+    ],
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out-dir", default=str(ROOT / "docs"))
+    parser.add_argument("--model", default="default", help="default | small | test | a GGUF")
+    parser.add_argument("--lang", nargs="+", default=["en", "de"], choices=("en", "de"))
+    parser.add_argument("--max-tokens", type=int, default=160)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=1200.0)
+    args = parser.parse_args(argv)
+    missing = []
+    for lang in args.lang:
+        with scratch(f"mindnet-state-shots-{lang}-") as work:
+            missing += [f"{state} ({lang})" for state in shoot(args, lang, work)]
+    if missing:
+        print("no answer showed: " + ", ".join(missing), file=sys.stderr)
+    return 0
+
+
+def states_of(result: object) -> list[str]:
+    """The STATES an answer shows."""
+    actions = [a.action for a in result.alignments]  # type: ignore[attr-defined]
+    if result.not_found:  # type: ignore[attr-defined]
+        return ["not-found"]
+    marks = (("corrected", "replaced"), ("unsupported", "unsupported"))
+    return [state for state, action in marks if action in actions]
+
+
+def anchor_point(view: object, prefix: str) -> object | None:
+    """The global point of the last anchor in `view` whose href starts with `prefix`."""
+    from PySide6.QtGui import QTextCursor
+
+    document = view.document()  # type: ignore[attr-defined]
+    found = None
+    block = document.begin()
+    while block.isValid():
+        for part in block:
+            fragment = part.fragment()
+            if fragment.charFormat().anchorHref().startswith(prefix):
+                found = fragment
+        block = block.next()
+    if found is None:
+        return None
+    cursor = QTextCursor(document)
+    cursor.setPosition(found.position() + found.length() // 2)
+    view.setTextCursor(cursor)  # type: ignore[attr-defined]
+    view.ensureCursorVisible()  # type: ignore[attr-defined]
+    rect = view.cursorRect(cursor)  # type: ignore[attr-defined]
+    return view.viewport().mapToGlobal(rect.center())  # type: ignore[attr-defined]
+
+
+def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
+    """Ask `lang`'s questions until every state was grabbed; the states not seen."""
+    from PySide6.QtWidgets import QToolTip
+
+    from mindnet_desktop.core.models.embedders import make_embedder
+    from mindnet_desktop.core.models.weights import resolve_model_path
+    from mindnet_desktop.ui.chat.text import unfounded_tooltip
+    from mindnet_desktop.ui.shell.main_window import MainWindow
+    from mindnet_desktop.ui.support.i18n import install_translators
+
+    app, vault, settings = example_app(work, lang)
+    settings.threads = args.threads
+    settings.chat_model = str(resolve_model_path(args.model))
+    translators = install_translators(lang)  # noqa: F841 - kept alive
+    window = MainWindow(settings, embedder_factory=make_embedder)
+    window.setGeometry(0, 0, *SIZE)
+    if not open_and_import(app, window, vault, args.timeout):
+        return list(STATES)
+    chat = window.chat
+    assert chat is not None
+    wait(app, lambda: not chat.preloading, args.timeout)
+    chat.max_tokens = args.max_tokens
+    todo = list(STATES)
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for question in QUESTIONS[lang]:
+        if not todo:
+            break
+        chat.input.setPlainText(question)
+        chat.send()
+        if not wait(app, lambda: not chat.busy, args.timeout):
+            print(f"no answer to {question!r}", file=sys.stderr)
+            continue
+        result = chat.turns[-1].result
+        shown = states_of(result) if result is not None else []
+        print(f"[{lang}] {question!r}: {shown}; {chat.turns[-1].answer!r}")
+        state = next((s for s in shown if s in todo), None)
+        if state is None:
+            continue
+        wait(app, lambda: False, 1.0)  # layouts and repaints settle
+        turn = len(chat.turns) - 1
+        if state == "corrected":  # the citation the alignment put in: its tooltip says so
+            n = next(a.source for a in result.alignments if a.action == "replaced")
+            href = f"cite:{turn}/{n}"
+            tip = chat.citation_tooltip(href)
+        elif state == "unsupported":
+            href = f"unfounded:{turn}/"
+            tip = unfounded_tooltip(f"unfounded:{turn}/0")
+        else:
+            href, tip = "", None
+        point = anchor_point(chat.view, href) if href else None
+        if point is not None and tip:
+            QToolTip.showText(point, tip, chat.view.viewport())
+            wait(app, lambda: False, 0.6)
+        target = out / f"answer-{state}-{lang}-{SIZE[0]}x{SIZE[1]}.png"
+        grab_with_tooltip(window).save(str(target))
+        QToolTip.hideText()
+        print(f"wrote {target}")
+        todo.remove(state)
+    window.close()
+    return todo
+
+
+if __name__ == "__main__":
+    sys.exit(main())
