@@ -38,6 +38,7 @@ from mindnet_desktop.core.chat.grounding import (
     STOP_WORDS,
     _normal_number,
     _sentences,
+    detect_language,
     says_not_found,
 )
 
@@ -54,7 +55,8 @@ POINTS_AT_NOTES = re.compile(r"(?i)\b(?:notes?|notiz(?:en)?|sources?|quellen?)\b
 class Alignment:
     """One answer sentence (citations left out), the citations the model gave it, the
     source (1-based) and source sentence that support it (None, "": none), and what was
-    done: kept, added, replaced or unsupported."""
+    done: kept, added or replaced; or, when no source supports it, weak (a few shared
+    words), unsupported (marked) or unchecked (in another language than every source)."""
 
     sentence: str
     cited: tuple[int, ...]
@@ -137,6 +139,9 @@ def align_citations(
         return Aligned(answer)
     known = frozenset(_numbers(question))
     sources = [_read(i, text) for i, text in enumerate(texts)]
+    # Words cannot tell whether a claim in another language than every source is in them
+    # (an English answer over German notes shares names and numbers): it is not marked.
+    languages = {detect_language(text, "?") for text in texts} - {"?"}
     out = answer
     alignments = []
     prose = CODE_BLOCK.sub(" ", answer)
@@ -160,8 +165,14 @@ def align_citations(
         if found is None:
             # Some words in a source (an answer in another language than its notes shares
             # little more): too little to cite it, enough not to call the claim unfounded.
-            weak = not mark or _best_support(claim, sources, known=known) is not None
-            action = "weak" if weak else "unsupported"
+            figures = _numbers(claim) - known
+            invented = bool(figures) and not any(figures <= s.numbers for s in sources)
+            if not invented and detect_language(claim, "?") not in languages | {"?"}:
+                action = "unchecked"  # another language than every source: words cannot tell
+            elif not mark or _best_support(claim, sources, known=known) is not None:
+                action = "weak"
+            else:
+                action = "unsupported"
             alignments.append(Alignment(claim, cited, None, "", action))
             continue
         source = found[0] + 1

@@ -5,6 +5,7 @@ figures an answer states that no source holds."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,15 +147,17 @@ def _normal_number(text: str) -> str:
     return "".join(parts[:-1]) + "." + parts[-1]
 
 
-def check_citations(answer: str, sources: list[ScoredHit]) -> list[CitationCheck]:
-    """Every citation of `answer`, checked against the text of the source it names.
+def check_citations(answer: str, sources: Sequence[ScoredHit | str]) -> list[CitationCheck]:
+    """Every citation of `answer`, checked against the text of the source it names (a hit's
+    chunk, or a text: the ask pipeline gives the sources' whole notes, as the alignment
+    reads them, so the two never disagree).
 
     A citation is flagged when it names no source, when the sentence's numbers are all
     missing from the source (a number is the fact most often misattributed), or when the
     sentence shares too few content words with it (the answer may paraphrase, so the bar is
     low; an answer in another language than the note shares only names and numbers)."""
     stop = STOP_WORDS["de"] | STOP_WORDS["en"]
-    texts = [h.text.casefold() for h in sources]
+    texts = [(s if isinstance(s, str) else s.text).casefold() for s in sources]
     checks: list[CitationCheck] = []
     for sentence in _sentences(answer):
         numbers = CITED.findall(sentence)

@@ -196,7 +196,7 @@ def align(written: Written) -> Cited:
     fact = packed.intent == "FACT"
     aligned = align_citations(written.answer, notes, packed.question, mark=fact)
     answer = written.answer if written.cancelled else aligned.answer
-    checks = check_citations(answer, list(packed.sources))
+    checks = check_citations(answer, notes)
     return Cited(written, answer, tuple(aligned.alignments), tuple(checks))
 
 
@@ -236,7 +236,8 @@ def unsupported_throughout(alignments: tuple[Alignment, ...] | list[Alignment]) 
     """Whether an answer claims something and no claim of it finds support in the sources
     (each sentence aligned at most `weak`: a few shared words). On the dev half of
     answers.yaml no right answer was such, while 4 of 7 answers to unanswerable questions
-    were."""
+    were. A claim in another language than its sources (`unchecked`) cannot be judged by
+    words, so such an answer is never withheld."""
     return bool(alignments) and all(a.action in ("weak", "unsupported") for a in alignments)
 
 

@@ -92,3 +92,18 @@ def test_a_price_is_not_a_time_written_with_a_dot():
     grouped = ["Der LaserJet 500 hat 1.000 Seiten Kapazität im Hauptfach."]
     said = "Der LaserJet 500 hat 1,000 Seiten Kapazität [1]."
     assert [a.action for a in align_citations(said, grouped).alignments] == ["kept"]
+
+
+def test_a_claim_in_another_language_than_every_source_is_unchecked_not_unfounded():
+    """Guards the English question over German notes (seen at 1366 x 768: "It uses Qdrant
+    as a vector database" underlined as not found, under a note saying "Ich nutze Qdrant
+    als Vektordatenbank"): words cannot tell, so it is `unchecked`, not marked; a claim in
+    the sources' language that none holds is still `unsupported` (shown to fail without the
+    language test: the English claim is unsupported)."""
+    german = ["Ich nutze Qdrant als Vektordatenbank für das Projekt, lokal im Docker-Container."]
+    english = align_citations("It uses Qdrant as a vector database [1].", german).alignments
+    assert [a.action for a in english] == ["unchecked"]
+    made_up = align_citations("Der Mond besteht aus grünem Käse und Schokolade [1].", german)
+    assert [a.action for a in made_up.alignments] == ["unsupported"]
+    price = "The LaserJet 500 cost 1000 € when I bought it [1]."  # a figure needs no words
+    assert [a.action for a in align_citations(price, german).alignments] == ["unsupported"]

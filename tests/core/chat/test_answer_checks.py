@@ -122,6 +122,25 @@ def test_a_fact_answer_no_sentence_of_which_finds_support_is_withheld():
     kept, _ = answered(FakeChat(mixed, 0.0), None)
     assert not kept.not_found and kept.withheld is None and "6333" in kept.answer
     assert any(a.action == "unsupported" for a in kept.alignments)  # marked, not withheld
+    # In another language than the notes, words cannot judge it: the answer stands (shown
+    # to fail by counting `unchecked` as unsupported: withheld).
+    english = "Qdrant needs at least two gigabytes of memory while it is running [1]."
+    other, _ = answered(FakeChat(english, 0.0), None)
+    assert not other.not_found and other.withheld is None
+    assert [a.action for a in other.alignments] == ["unchecked"]
+
+
+def test_a_citation_check_reads_the_notes_the_alignment_reads():
+    """A citation the alignment kept (its note holds the sentence beyond the excerpt) is not
+    flagged by the citation check either: both read the sources' whole notes (seen at 1366
+    x 768: "Check this: source [1] may not say …" under a citation the alignment had put
+    there; shown to fail by checking the excerpts)."""
+    claim = "Qdrant speichert die Vektoren standardmäßig im Ordner storage [1]."
+    note = QDRANT + "\n\nDie Vektoren liegen standardmäßig im Ordner storage."
+    prepared = packed("Wo speichert Qdrant?", notes=(note,))
+    "".join(t.text for t in generate(prepared, FakeChat(claim, 0.0)))
+    checks = prepared.result.citation_checks
+    assert checks and all(c.supported for c in checks)
 
 
 def test_claims_are_checked_against_the_sources_whole_notes():
