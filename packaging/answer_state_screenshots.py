@@ -33,6 +33,7 @@ STATES = ("corrected", "unsupported", "not-found")
 # note or add a claim of its own), some they do not, and one off the vault's topics.
 QUESTIONS = {
     "en": [
+        "How fast does the LaserJet 500 print, and what does a toner cartridge cost?",
         "Which 8B model exactly does Alpha run through Ollama?",
         "What is KI-Projekt Alpha and which database does it use?",
         "What does the abbreviation HNSW stand for?",
@@ -42,6 +43,7 @@ QUESTIONS = {
         "What is the capital of Australia?",
     ],
     "de": [
+        "Wie schnell druckt der LaserJet 500, und was kostet eine Tonerkassette?",
         "Welches 8B-Modell genau betreibt Alpha über Ollama?",
         "Was ist KI-Projekt Alpha und welche Datenbank nutzt es?",
         "Wie behebe ich einen Papierstau im LaserJet 500 und wie lange dauert das?",
@@ -156,6 +158,10 @@ def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
         if point is not None and tip:
             QToolTip.showText(point, tip, chat.view.viewport())
             wait(app, lambda: False, 0.6)
+        print(
+            f"  tooltip for {href!r}: point {point is not None}, text {bool(tip)}, shown "
+            f"{QToolTip.isVisible()}"
+        )
         target = out / f"answer-{state}-{lang}-{SIZE[0]}x{SIZE[1]}.png"
         grab_with_tooltip(window).save(str(target))
         QToolTip.hideText()
