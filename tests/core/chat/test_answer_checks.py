@@ -128,6 +128,12 @@ def test_a_fact_answer_no_sentence_of_which_finds_support_is_withheld():
     other, _ = answered(FakeChat(english, 0.0), None)
     assert not other.not_found and other.withheld is None
     assert [a.action for a in other.alignments] == ["unchecked"]
+    # Claims that all share a few words with a source (`weak`) and none that shares nothing:
+    # not withheld (shown to fail by withholding all-weak answers: a right one of the fresh
+    # set's dev half was).
+    weak = "Qdrant läuft angeblich zuverlässig ohne weitere Wartung oder Updates."
+    few, _ = answered(FakeChat(weak, 0.0), None)
+    assert [a.action for a in few.alignments] == ["weak"] and not few.not_found
 
 
 def test_a_citation_check_reads_the_notes_the_alignment_reads():
