@@ -28,9 +28,11 @@ from mindnet_desktop.core.ingest.parse import parse_markdown  # noqa: E402
 SETS = ("answers", "fresh")
 RULES = {
     "all-weak": lambda a: bool(a) and all(x.action in ("weak", "unsupported") for x in a),
-    "one-unsupported": lambda a: bool(a)
-    and all(x.action in ("weak", "unsupported") for x in a)
-    and any(x.action == "unsupported" for x in a),
+    "one-unsupported": lambda a: (
+        bool(a)
+        and all(x.action in ("weak", "unsupported") for x in a)
+        and any(x.action == "unsupported" for x in a)
+    ),
 }
 
 
@@ -56,7 +58,8 @@ def main(files: list[str]) -> None:
             model_said = row["not_found"] and not row.get("draft_answer")
             texts = [note_text(ROOT / q["vault"] / p) for p in row["source_paths"]]
             fact = row["intent"] == "FACT"
-            alignments = [] if model_said else align_citations(text, texts, row["q"], fact).alignments
+            aligned = None if model_said else align_citations(text, texts, row["q"], fact)
+            alignments = aligned.alignments if aligned else []
             marked = any(a.action == "unsupported" for a in alignments)
             for rule, withholds in RULES.items():
                 withheld = fact and withholds(alignments)
