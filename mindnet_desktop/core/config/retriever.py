@@ -65,11 +65,18 @@ class RetrieverConfig:
     # Term weights that replace some of `weights` for an index built with one embedder (its
     # name -> {term: weight}): models differ in how far their cosine alone can be trusted.
     embedder_weights: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Embedders whose vector of a question of several sentences is the mean of the whole
+    # question's and each sentence's (`core/retrieval/question.py`), and whether the embedder
+    # this configuration is for is one of them (set by `for_embedder`).
+    sentence_embedders: tuple[str, ...] = ()
+    by_sentence: bool = False
 
     def for_embedder(self, embedder: str) -> RetrieverConfig:
-        """This configuration with `embedder`'s own term weights in place (if it has any)."""
+        """This configuration for an index built with `embedder`: its own term weights in
+        place (if it has any), and whether it embeds a question sentence by sentence."""
         own = self.embedder_weights.get(embedder)
-        return replace(self, weights={**self.weights, **own}) if own else self
+        weights = {**self.weights, **own} if own else self.weights
+        return replace(self, weights=weights, by_sentence=embedder in self.sentence_embedders)
 
     def edge_weight(self, kind: str) -> float:
         return self.edge_weights.get(kind, self.edge_weights.get("default", 1.0))
@@ -144,6 +151,11 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
                 raise ConfigError(
                     path, f"embedder_weights.{name}.{term}", f"one of {', '.join(TERMS)}"
                 )
+    sentence_embedders = data.get("sentence_vectors") or []
+    if not isinstance(sentence_embedders, list) or not all(
+        isinstance(name, str) for name in sentence_embedders
+    ):
+        raise ConfigError(path, "sentence_vectors", "a list of embedder names", sentence_embedders)
     return RetrieverConfig(
         weights=weights,
         edge_weights=_numbers(path, "edge_weights", data.get("edge_weights", {}), 0.0, 10.0),
@@ -162,6 +174,7 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
         feedback_half_life_days=half_life,
         feedback_down_margin=margin,
         embedder_weights=embedder_weights,
+        sentence_embedders=tuple(sentence_embedders),
     )
 
 

@@ -32,6 +32,7 @@ from mindnet_desktop.core.graph.note_index import SearchGraph
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.retrieval.explain import semantic_reason, text
 from mindnet_desktop.core.retrieval.feedback import EVIDENCE_TERMS, Effect, down_share
+from mindnet_desktop.core.retrieval.question import question_vector
 from mindnet_desktop.core.retrieval.rag import Hit, make_hit
 from mindnet_desktop.core.retrieval.scoring import (
     Candidates,
@@ -138,7 +139,8 @@ class HybridRetriever:
         Returns:
             The hits, and the cosines the semantic term was measured against.
         """
-        vector = self.embedder.embed_query([query])[0] if vector is None else vector
+        if vector is None:
+            vector = question_vector(self.embedder, query, self.config.by_sentence)
         found = self.candidates(query, vector, only, extra, pool)
         if not found.rows:
             return Ranking([], reference or ())

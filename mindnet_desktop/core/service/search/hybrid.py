@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.domain import Note, name_words
 from mindnet_desktop.core.retrieval.explain import system_language, text
+from mindnet_desktop.core.retrieval.question import question_vector
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.core.service.search.routing import VaultSettings, route_question
 from mindnet_desktop.core.store.protocol import CandidateFilter
@@ -135,7 +136,10 @@ def hybrid_search(
         possible = possible and bool(only.note_ids)
     if not possible:
         return _finish(mn, query, routing, [], log, model)
-    vector = mn.embedder.embed_query([query])[0]
+    # Ranked (and injected notes chosen) by the question's search vector; the ratings of like
+    # questions are found by its plain vector, as their thresholds were set with it.
+    plain = mn.embedder.embed_query([query])[0]
+    vector = question_vector(mn.embedder, query, retriever.config.by_sentence)
     extra: list[str] = []
     named = named_notes(mn, query)
     unfiltered = root is None and not types and not folder
@@ -145,7 +149,7 @@ def hybrid_search(
             for node in graph.note_neighbours(note_id):
                 extra.extend(graph.chunks_of(node)[:NEIGHBOUR_CHUNKS])
         extra = extra[:MAX_EXTRA_CHUNKS]
-    feedback = mn.feedback.effects(vector)
+    feedback = mn.feedback.effects(plain)
     if unfiltered:  # notes rated up for a like question join the candidates
         liked = sorted(
             (n for n, e in feedback.items() if e.raw > 0), key=lambda n: -feedback[n].raw
