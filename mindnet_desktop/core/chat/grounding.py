@@ -9,32 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mindnet_desktop.core.retrieval.language import STOP_WORDS, WORDS, detect_language
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 
-# Frequent function words: a handful suffices to tell German from English in a question or
-# an answer of a few sentences (shared words like "in", "was" are left out).
+__all__ = ["STOP_WORDS", "WORDS", "detect_language"]  # re-exported: the chat reads them here
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-STOP_WORDS = {
-    "de": _words(
-        "der die das den dem des ein eine einen einem und oder nicht ist sind war wie warum "
-        "wieso weshalb welche welcher welches wer wo wann ich du er sie wir ihr mein meine "
-        "dein deine mit für auf aus bei nach von vor zu zum zur auch noch nur schon sich "
-        "habe hat hatte wird werden kann können muss soll sollte über unter im ins am "
-        "dass weil wenn aber bitte viel viele man keine kein deinen notizen"
-    ),
-    "en": _words(
-        "the a an and or not is are was were how why which who where when what i you he she "
-        "we they my your with for on from at by of to also only already itself have has had "
-        "will would can could must should about under into that because if but please much "
-        "many does do did this these those there their notes"
-    ),
-}
-WORDS = re.compile(r"[^\W\d_]+")
 
 # What the user reads when the notes hold no answer.
 NOT_FOUND = {
@@ -57,15 +36,6 @@ NOT_FOUND_PATTERN = re.compile(
     re.IGNORECASE,
 )
 LANGUAGE_NAMES = {"de": "German", "en": "English"}
-
-
-def detect_language(text: str, default: str = "en") -> str:
-    """`de` or `en` by counting stop words; `default` on a tie (no evidence either way)."""
-    words = [w.casefold() for w in WORDS.findall(text)]
-    counts = {lang: sum(w in stop for w in words) for lang, stop in STOP_WORDS.items()}
-    if counts["de"] == counts["en"]:
-        return default
-    return "de" if counts["de"] > counts["en"] else "en"
 
 
 def says_not_found(answer: str) -> bool:

@@ -70,6 +70,8 @@ class RetrieverConfig:
     # this configuration is for is one of them (set by `for_embedder`).
     sentence_embedders: tuple[str, ...] = ()
     by_sentence: bool = False
+    # The languages of the questions embedded so (empty: every language).
+    sentence_languages: tuple[str, ...] = ()
 
     def for_embedder(self, embedder: str) -> RetrieverConfig:
         """This configuration for an index built with `embedder`: its own term weights in
@@ -156,6 +158,13 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
         isinstance(name, str) for name in sentence_embedders
     ):
         raise ConfigError(path, "sentence_vectors", "a list of embedder names", sentence_embedders)
+    sentence_languages = data.get("sentence_vector_languages") or []
+    if not isinstance(sentence_languages, list) or not all(
+        lang in ("de", "en") for lang in sentence_languages
+    ):
+        raise ConfigError(
+            path, "sentence_vector_languages", "a list of languages: de, en", sentence_languages
+        )
     return RetrieverConfig(
         weights=weights,
         edge_weights=_numbers(path, "edge_weights", data.get("edge_weights", {}), 0.0, 10.0),
@@ -175,6 +184,7 @@ def load_retriever_file(path: Path) -> RetrieverConfig:
         feedback_down_margin=margin,
         embedder_weights=embedder_weights,
         sentence_embedders=tuple(sentence_embedders),
+        sentence_languages=tuple(sentence_languages),
     )
 
 

