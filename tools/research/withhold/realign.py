@@ -1,5 +1,6 @@
 """Re-align stored `bench answers --json` answers with the current code and count, for two
-withholding rules, the unanswerable questions told and the right answers withheld.
+withholding rules, the unanswerable questions told and the right answers withheld or marked
+(a claim underlined as not found in the notes).
 
     python tools/research/withhold/realign.py docs/bench-answers-dev-answers-150.json \
         docs/bench-answers-dev-fresh.json
@@ -49,7 +50,10 @@ def main(files: list[str]) -> None:
         for name in SETS
         for q in yaml.safe_load((ROOT / f"resources/qa/chat/{name}.yaml").read_text())["questions"]
     }
-    totals = {rule: {"unanswerable": 0, "told": 0, "right": 0, "withheld": 0} for rule in RULES}
+    totals = {
+        rule: {"unanswerable": 0, "told": 0, "right": 0, "withheld": 0, "marked": 0}
+        for rule in RULES
+    }
     for file in files:
         rows = json.loads(Path(file).read_text())["models"]["default"]["rows"]
         for row in rows:
@@ -71,10 +75,12 @@ def main(files: list[str]) -> None:
                 elif any(re.search(e, text, re.IGNORECASE) for e in q["expect"]):
                     count["right"] += 1
                     count["withheld"] += withheld
+                    count["marked"] += marked and not withheld
     for rule, count in totals.items():
         print(
             f"{rule}: unanswerable told {count['told']} of {count['unanswerable']}, "
-            f"right answers withheld {count['withheld']} of {count['right']}"
+            f"right answers withheld {count['withheld']} of {count['right']}, "
+            f"marked {count['marked']}"
         )
 
 
