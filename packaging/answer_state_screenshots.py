@@ -7,8 +7,10 @@ chat model answering, and for each state the first answer that shows it:
 - `unsupported`: a sentence no source supports, underlined dotted, its tooltip open;
 - `not-found`: "I found nothing in your notes that answers this", the closest notes below.
 
-Each language asks its questions in order until every state was seen (the model decides
-which answer shows which state, so a state can be missing: the run says so).
+Each window asks its language's questions, then the other language's (an English answer
+over the German example vault is rarely judged: its claims are `unchecked`), then its own
+again (the model samples), until every state was seen or `--budget` seconds passed. The
+model decides which answer shows which state, so a state can be missing: the run says so.
 
 Meant for a real X server (the offscreen platform draws other fonts):
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=160)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=1200.0)
+    parser.add_argument("--budget", type=float, default=900.0, help="seconds per language")
     args = parser.parse_args(argv)
     missing = []
     for lang in args.lang:
@@ -129,8 +133,10 @@ def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
     todo = list(STATES)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for question in QUESTIONS[lang]:
-        if not todo:
+    other = "de" if lang == "en" else "en"
+    started = time.monotonic()
+    for question in [*QUESTIONS[lang], *QUESTIONS[other], *QUESTIONS[lang]]:
+        if not todo or time.monotonic() - started > args.budget:
             break
         chat.input.setPlainText(question)
         chat.send()
