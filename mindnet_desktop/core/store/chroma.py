@@ -367,6 +367,20 @@ class ChromaStore(LexicalQueries):
             return [], np.zeros((0, self.embedder.dim), np.float32)
         return [i for i, _ in found], np.asarray([v for _, v in found], dtype=np.float32)
 
+    def chunk_vectors(self, ids: list[str]) -> tuple[list[str], np.ndarray]:
+        found: list[str] = []
+        vectors: list[Any] = []
+        for start in range(0, len(ids), READ_BATCH):
+            got = self._chunks.get(ids=ids[start : start + READ_BATCH], include=["embeddings"])
+            found += got["ids"]
+            vectors += _vectors(got)
+        place = {chunk_id: i for i, chunk_id in enumerate(ids)}
+        order = sorted(range(len(found)), key=lambda i: place[found[i]])  # as asked
+        if not found:
+            return [], np.zeros((0, self.embedder.dim), np.float32)
+        matrix = np.asarray(vectors, dtype=np.float32)
+        return [found[i] for i in order], matrix[order]
+
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         """The stored chunks of `ids` (with their vectors when asked; unknown ids left out)."""
         if not ids:

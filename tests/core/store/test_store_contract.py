@@ -105,6 +105,15 @@ class StoreContract:
         assert np.allclose(with_vectors["Support/Toner#1"].vector, TONER[2][0], atol=1e-5)
         assert filled.chunk_rows([]) == {}
 
+    def test_chunk_vectors_are_the_rows_vectors_in_the_order_asked(self, filled: Store) -> None:
+        ids = ["Support/Toner#1", "missing#1", "Support/Papier#2"]
+        found, matrix = filled.chunk_vectors(ids)
+        assert found == ["Support/Toner#1", "Support/Papier#2"] and matrix.shape[0] == 2
+        rows = filled.chunk_rows(found, vectors=True)
+        for i, chunk_id in enumerate(found):
+            np.testing.assert_allclose(matrix[i], rows[chunk_id].vector, atol=1e-6)
+        assert filled.chunk_vectors([])[0] == []
+
     def test_nearest_chunks_best_first_and_filtered(self, filled: Store) -> None:
         vector = PAPER[2][1]
         nearest = filled.nearest_chunks(vector, 4)
