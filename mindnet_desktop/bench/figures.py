@@ -16,6 +16,7 @@ from mindnet_desktop.bench.machine import (
     module_json,
     percentiles,
     poll,
+    rss_bytes,
     timed_process,
 )
 from mindnet_desktop.core.domain import drain
@@ -89,6 +90,7 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
         options = ImportOptions(not force, force, embed_workers=run.embed_workers)
         summary = drain(mn.import_vault(options)).summary
         cold = time.perf_counter() - started
+        _, import_peak = rss_bytes()  # the import runs first in this process: its peak
         keep_reader_snapshots(mn)  # as `mindnet import` does after its import (not timed)
         if not measure:
             return
@@ -128,6 +130,14 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
             detail,
         ),
         Figure("cold import: notes/s", round(summary.notes / cold, 1), "notes/s"),
+        Figure(
+            "cold import: peak RSS of the importing process",
+            round(import_peak / 2**20),
+            "MiB",
+            goal="≤ 2,048 MiB",
+            ok=import_peak <= 2**31,
+            detail={"embedding_processes": "apart (see pure embedding rss_mib)"},
+        ),
         Figure(
             "cold import: chunks/s",
             round(summary.chunks / cold, 1),
