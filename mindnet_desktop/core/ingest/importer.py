@@ -19,7 +19,7 @@ from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary,
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.ingest.edges import derive_edges, links_by_chunk, reresolve
-from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
+from mindnet_desktop.core.ingest.links import NoteKey, Resolver, ResolverCache, block_ids
 from mindnet_desktop.core.ingest.manifest import (
     Manifest,
     ManifestEntry,
@@ -130,6 +130,7 @@ class Importer:
         embedder: Embeds chunk texts (only of changed notes).
         manifest: Lets a no-op import skip loading the notes from the store.
         kinds: The kinds a property name may stand for (default: the built-in ones).
+        resolvers: Keeps the last link resolver between imports (default: none kept).
     """
 
     def __init__(
@@ -140,9 +141,11 @@ class Importer:
         embedder: Embedder,
         manifest: Manifest | None = None,
         kinds: Collection[str] | None = None,
+        resolvers: ResolverCache | None = None,
     ) -> None:
         self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
         self.manifest, self.kinds = manifest, kinds
+        self.resolvers = resolvers or ResolverCache()
         self._fingerprints: dict[str, str] = {}
 
     def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
@@ -211,7 +214,7 @@ class Importer:
             NoteKey(p.note.note_id, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
             for p in pending.values()
         ]
-        resolver = Resolver(resolver_keys)
+        resolver = self.resolvers.get(resolver_keys)
 
         yield from self._write(pending, before, resolver, options, cancel, outcome)
         for record in outcome.written:

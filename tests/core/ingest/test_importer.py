@@ -316,3 +316,37 @@ def test_an_import_parses_each_note_body_once(tmp_path, open_mindnet, monkeypatc
     bodies = [record.note.body for record in mn.records.values()]
     assert summary.added == len(bodies) == 60
     assert max(parsed[body] for body in bodies) == 1
+
+
+def test_an_edit_of_a_body_reuses_the_link_resolver_and_a_new_note_builds_one(
+    vault, open_mindnet, monkeypatch
+):
+    """Guards the edit path at scale (issue 32): the resolver of every note's name, alias and
+    headings is built again only when those change (shown to fail by building it on every
+    import); the edges an edit derives still resolve."""
+    from mindnet_desktop.core.ingest import links
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    built: list[int] = []
+    real = links.Resolver.__init__
+
+    def counting(self, notes):  # type: ignore[no-untyped-def]
+        built.append(1)
+        real(self, notes)
+
+    monkeypatch.setattr(links.Resolver, "__init__", counting)
+    alpha = vault / f"{ALPHA}.md"
+    for n in range(2):
+        alpha.write_text(
+            alpha.read_text(encoding="utf-8") + f"\n\nNeu {n}: siehe [[Qdrant Vektordatenbank]].\n",
+            "utf-8",
+        )
+        os.utime(alpha, ns=(alpha.stat().st_atime_ns, alpha.stat().st_mtime_ns + 10**9 * (n + 1)))
+        assert run_import(mn).summary.changed == 1
+    assert built == []  # the cold import's resolver serves both edits
+    targets = {e.target_note_id for e in mn.records[ALPHA].edges if e.kind == "references"}
+    assert "Wissen/Qdrant Vektordatenbank" in targets
+    (vault / "Neu.md").write_text("# Neu\n", encoding="utf-8")
+    run_import(mn)
+    assert len(built) == 1
