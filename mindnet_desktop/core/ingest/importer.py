@@ -43,6 +43,9 @@ def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
     return [(h, chunk.seq) for chunk in chunks for h in (*chunk.headings, *block_ids(chunk.text))]
 
 
+SCAN_REPORT_EVERY = 256  # unchanged files between two progress reports
+
+
 @dataclass
 class ImportOptions:
     sync_deletes: bool = False
@@ -292,12 +295,16 @@ class Importer:
             if cancel():
                 summary.cancelled = True
                 break
-            yield IndexProgress(done, len(files), rel, "scan")
             stat = files[rel]
             old = entries.get(rel)
             if not options.force and not stat_changed(old, stat, self._fingerprint):
                 summary.unchanged += 1
+                # Unchanged files report now and then: a report per file cost an edit's
+                # import ~0.1 s of generator hops at 20,000 notes.
+                if done % SCAN_REPORT_EVERY == 0 or done == len(files):
+                    yield IndexProgress(done, len(files), rel, "scan")
                 continue
+            yield IndexProgress(done, len(files), rel, "scan")
             try:
                 raw = (self.vault / rel).read_bytes()
             except OSError as exc:
