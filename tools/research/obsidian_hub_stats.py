@@ -76,10 +76,12 @@ def features(path: str, text: str) -> dict:
     fm_tags, links = 0, []
     if front:
         block = front.group(1)
-        inside = re.search(r"^tags:(.*?)(?=^\S|\Z)", block, re.M | re.S)
+        # The value of `tags:` up to the next key (a line starting with neither space nor
+        # `-`): a YAML list in either form, or comma-separated words; empty items not counted.
+        inside = re.search(r"^tags:(.*?)(?=^[^\s-]|\Z)", block, re.M | re.S)
         if inside:
-            items = re.findall(r"[\w/-]+", inside.group(1))
-            fm_tags = len(items)
+            items = re.split(r"[\s,\[\]]+", inside.group(1))
+            fm_tags = sum(1 for item in items if item and item != "-")
         links += [m.group(2) for m in WIKILINK.finditer(block) if not m.group(1)]
     live = INLINE_CODE.sub("", COMMENTS.sub("", FENCE.sub("", body)))
     for match in WIKILINK.finditer(live):
