@@ -7,7 +7,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from mindnet_desktop.core.domain import KIND_ALIASES, normalize_kind  # noqa: F401 - re-exported
 from mindnet_desktop.core.ingest.markdown import read_markdown
@@ -105,9 +105,10 @@ def _norm(text: str) -> str:
     return text.casefold()
 
 
-@dataclass(frozen=True)
-class NoteKey:
-    """What the resolver needs to know of a note."""
+class NoteKey(NamedTuple):
+    """What the resolver needs to know of a note (a named tuple: an edit's import compares
+    every note's key twice, and a dataclass's `__eq__` in Python cost ~0.14 s of it at
+    50,000 notes; a tuple's is C)."""
 
     note_id: str
     path: str
