@@ -4,6 +4,7 @@ of `bench all`'s cold import): 1 child, then N side by side, each warmed up firs
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,6 +13,18 @@ from mindnet_desktop.bench.machine import process_rss
 from mindnet_desktop.core.ingest.write_stage import EMBED_BATCH_CHUNKS
 from mindnet_desktop.core.models.embed_worker import MAX_DEFAULT_WORKERS, EmbeddingPool
 from mindnet_desktop.core.models.embedders import Embedder
+
+# Above this many chunks the baselines embed a seeded sample of them and scale its time to
+# all: at 50,000 notes (~170,000 chunks) embedding everything twice more would add an hour
+# to a run whose import takes half of one; the rate of 30,000 chunks is steady.
+BASELINE_TEXTS = 30_000
+
+
+def baseline_texts(texts: Sequence[str], most: int = BASELINE_TEXTS) -> list[str]:
+    """The texts the baselines embed: all of them, or a seeded sample of `most`."""
+    if len(texts) <= most:
+        return list(texts)
+    return random.Random(5).sample(list(texts), most)
 
 
 @dataclass(frozen=True)
@@ -22,6 +35,12 @@ class PureEmbedding:
     texts: int
     seconds: float
     rss_mib: list[int]  # each child's resident memory after the run
+
+    def scaled(self, texts: int) -> PureEmbedding:
+        """The same rate over `texts` chunks (a sample's time scaled to all of them)."""
+        if texts == self.texts or not self.texts:
+            return self
+        return PureEmbedding(self.workers, texts, self.seconds * texts / self.texts, self.rss_mib)
 
     @property
     def rate(self) -> float:

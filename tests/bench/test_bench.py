@@ -135,3 +135,20 @@ def test_bench_all_reuses_the_work_dir_unless_it_measures_the_cold_import(
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     subprocess.run(command, env=env, check=True, capture_output=True)
     assert not sentinel.exists()  # generated anew for the cold import
+
+
+def test_the_baselines_of_a_large_vault_embed_a_seeded_sample_scaled_to_all():
+    """At 50,000 notes the baselines embed 30,000 of ~170,000 chunks (an hour less of a
+    run); their time is the sample's scaled to all, so the rate is the sample's."""
+    from mindnet_desktop.bench.embedding import PureEmbedding, baseline_texts
+
+    few = [f"t{i}" for i in range(10)]
+    assert baseline_texts(few, most=20) == few
+    many = [f"t{i}" for i in range(100)]
+    sample = baseline_texts(many, most=20)
+    assert len(set(sample)) == 20 and set(sample) <= set(many)
+    assert sample == baseline_texts(many, most=20)  # seeded
+    measured = PureEmbedding(2, 20, 4.0, [30, 30])
+    scaled = measured.scaled(100)
+    assert scaled.seconds == 20.0 and scaled.rate == measured.rate == 5.0
+    assert measured.scaled(20) is measured

@@ -19,7 +19,7 @@ from mindnet_desktop.core.domain import Chunk, Edge, FileProblem, ImportSummary,
 from mindnet_desktop.core.ingest.chunk import chunk_note
 from mindnet_desktop.core.ingest.ctxt import CtxtError, parse_ctxt
 from mindnet_desktop.core.ingest.edges import derive_edges, links_by_chunk, reresolve
-from mindnet_desktop.core.ingest.links import NoteKey, Resolver, block_ids
+from mindnet_desktop.core.ingest.links import NoteKey, Resolver, ResolverCache, block_ids
 from mindnet_desktop.core.ingest.manifest import (
     Manifest,
     ManifestEntry,
@@ -41,6 +41,9 @@ from mindnet_desktop.core.store.protocol import NoteRecord, Store
 def headings_of(chunks: list[Chunk]) -> list[tuple[str, int]]:
     """What `#Heading` and `#^block` links can point at: (heading or `^block-id`, chunk seq)."""
     return [(h, chunk.seq) for chunk in chunks for h in (*chunk.headings, *block_ids(chunk.text))]
+
+
+SCAN_REPORT_EVERY = 256  # unchanged files between two progress reports
 
 
 @dataclass
@@ -130,6 +133,7 @@ class Importer:
         embedder: Embeds chunk texts (only of changed notes).
         manifest: Lets a no-op import skip loading the notes from the store.
         kinds: The kinds a property name may stand for (default: the built-in ones).
+        resolvers: Keeps the last link resolver between imports (default: none kept).
     """
 
     def __init__(
@@ -140,9 +144,11 @@ class Importer:
         embedder: Embedder,
         manifest: Manifest | None = None,
         kinds: Collection[str] | None = None,
+        resolvers: ResolverCache | None = None,
     ) -> None:
         self.vault, self.store, self.registry, self.embedder = vault, store, registry, embedder
         self.manifest, self.kinds = manifest, kinds
+        self.resolvers = resolvers or ResolverCache()
         self._fingerprints: dict[str, str] = {}
 
     def load(self, rel: str, raw: bytes, content_hash: str) -> tuple[Note, list[Chunk]]:
@@ -211,7 +217,7 @@ class Importer:
             NoteKey(p.note.note_id, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
             for p in pending.values()
         ]
-        resolver = Resolver(resolver_keys)
+        resolver = self.resolvers.get(resolver_keys)
 
         yield from self._write(pending, before, resolver, options, cancel, outcome)
         for record in outcome.written:
@@ -289,12 +295,16 @@ class Importer:
             if cancel():
                 summary.cancelled = True
                 break
-            yield IndexProgress(done, len(files), rel, "scan")
             stat = files[rel]
             old = entries.get(rel)
             if not options.force and not stat_changed(old, stat, self._fingerprint):
                 summary.unchanged += 1
+                # Unchanged files report now and then: a report per file cost an edit's
+                # import ~0.1 s of generator hops at 20,000 notes.
+                if done % SCAN_REPORT_EVERY == 0 or done == len(files):
+                    yield IndexProgress(done, len(files), rel, "scan")
                 continue
+            yield IndexProgress(done, len(files), rel, "scan")
             try:
                 raw = (self.vault / rel).read_bytes()
             except OSError as exc:

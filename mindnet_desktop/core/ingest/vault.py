@@ -52,27 +52,40 @@ def scan_vault(
             f"The vault folder {root} is missing or unreadable (unmounted?); nothing was changed."
         )
 
-    def failed(error: OSError) -> None:
-        if unreadable is not None and error.filename:
-            unreadable.append(Path(error.filename).relative_to(root).as_posix())
-
     real_root = Path(os.path.realpath(root))
     found: dict[str, tuple[int, int]] = {}
-    for folder, dirs, files in os.walk(root, onerror=failed):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        base = Path(folder).relative_to(root).as_posix()
-        for name in files:
-            rel = name if base == "." else f"{base}/{name}"
+    # os.scandir, not os.walk + os.stat: a directory entry says whether it is a folder or a
+    # link without a system call, so a note costs one stat (two before: 20,000 notes took
+    # ~0.35 s to scan, most of an edit's import).
+    folders = [(str(root), "")]
+    while folders:
+        folder, base = folders.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            if unreadable is not None:
+                unreadable.append(base or ".")
+            continue
+        for entry in entries:
+            rel = f"{base}/{entry.name}" if base else entry.name
+            link = entry.is_symlink()
+            try:
+                is_folder = entry.is_dir()  # follows a link: a link to a folder is no note
+            except OSError:
+                continue
+            if is_folder:
+                if not link and not entry.name.startswith("."):  # links are not entered
+                    folders.append((entry.path, rel))
+                continue
             if not is_note_path(rel):
                 continue
-            path = os.path.join(folder, name)
-            if os.path.islink(path) and not inside(real_root, path):
+            if link and not inside(real_root, entry.path):
                 if skipped is not None:
                     reason = "a symbolic link to a file outside the vault; not followed"
                     skipped.append(FileProblem(rel, f"{rel}: {reason}", "warning"))
                 continue
             try:
-                stat = os.stat(path)
+                stat = entry.stat()  # follows a link (inside the vault)
             except OSError:
                 continue  # vanished between listing and stat, or a dangling link
             found[rel] = (stat.st_mtime_ns, stat.st_size)

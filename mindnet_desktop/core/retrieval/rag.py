@@ -100,16 +100,19 @@ class Searcher:
         vector = self.embed_query(query) if vector is None else vector
         paths = self.neighbourhood(root, depth)
         chunk_note = {c: n for n in paths for c in self.queries.kg.chunks_of(n)}
-        rows = self.store.chunk_rows(list(chunk_note), vectors=True)
-        if not rows:
+        # Ranked by their vectors alone; only the k best are read whole (a root beside a hub
+        # note reaches thousands of chunks: decoding every row took ~1 s at 20,000 notes).
+        ids, matrix = self.store.chunk_vectors(list(chunk_note))
+        if not ids:
             return []
-        ids = list(rows)
-        matrix = np.vstack([np.asarray(rows[c].vector) for c in ids])
         scores = matrix @ vector
         order = sorted(range(len(ids)), key=lambda i: (-scores[i], ids[i]))[:k]
+        rows = self.store.chunk_rows([ids[i] for i in order])
         hits = []
         for i in order:
             cid = ids[i]
+            if cid not in rows:
+                continue
             hit = make_hit(rows[cid], scores[i])
             hit.via = [hop.to_dict() for hop in paths[chunk_note[cid]]]
             hits.append(hit)

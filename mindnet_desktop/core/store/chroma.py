@@ -38,6 +38,9 @@ WRITE_BATCH = 32
 NOTE_BATCH = 16
 LONG_WRITE_BATCH = 256
 LONG_NOTE_BATCH = 128
+# Ids (or `$in` values) in one read: Chroma binds each as an SQL variable, and SQLite refuses
+# a statement with more than 32,766 (a whole-vault read at 20,000 notes has ~90,000 chunks).
+READ_BATCH = 5000
 
 
 class ChromaStore(LexicalQueries):
@@ -324,8 +327,19 @@ class ChromaStore(LexicalQueries):
     def chunks_of_notes(self, note_ids: list[str]) -> tuple[list[str], Any, Any, Any]:
         """The chunks of `note_ids` (ids, metadatas, documents, vectors), as `chunk_pages`."""
         include: Any = ["metadatas", "documents", "embeddings"]
-        got = self._chunks.get(where={"note_id": {"$in": note_ids}}, include=include)
-        return list(got["ids"]), got["metadatas"], got["documents"], got["embeddings"]
+        ids: list[str] = []
+        metas: list[Any] = []
+        docs: list[Any] = []
+        vectors: list[Any] = []
+        for start in range(0, len(note_ids), READ_BATCH):
+            part = note_ids[start : start + READ_BATCH]
+            got = self._chunks.get(where={"note_id": {"$in": part}}, include=include)
+            ids += got["ids"]
+            metas += got["metadatas"] or []
+            docs += got["documents"] or []
+            if got["embeddings"] is not None:
+                vectors += list(got["embeddings"])
+        return ids, metas, docs, vectors
 
     def baseline_query(self, vector: np.ndarray, k: int) -> None:
         """A plain Chroma query of k chunks, nothing decoded: the baseline of `bench search`."""
@@ -341,24 +355,50 @@ class ChromaStore(LexicalQueries):
         `ids`, those notes' (unknown ids left out)."""
         if ids is not None and not ids:
             return [], np.zeros((0, self.embedder.dim), np.float32)
-        got = self._notes.get(ids=ids, include=["embeddings"])
-        embeddings = got.get("embeddings")
-        if embeddings is None or len(got["ids"]) == 0:
+        if ids is None:
+            pages = [self._notes.get(include=["embeddings"])]
+        else:
+            pages = [
+                self._notes.get(ids=ids[start : start + READ_BATCH], include=["embeddings"])
+                for start in range(0, len(ids), READ_BATCH)
+            ]
+        found = [(i, v) for got in pages for i, v in zip(got["ids"], _vectors(got))]
+        if not found:
             return [], np.zeros((0, self.embedder.dim), np.float32)
-        return list(got["ids"]), np.asarray(embeddings, dtype=np.float32)
+        return [i for i, _ in found], np.asarray([v for _, v in found], dtype=np.float32)
+
+    def chunk_vectors(self, ids: list[str]) -> tuple[list[str], np.ndarray]:
+        found: list[str] = []
+        vectors: list[Any] = []
+        for start in range(0, len(ids), READ_BATCH):
+            got = self._chunks.get(ids=ids[start : start + READ_BATCH], include=["embeddings"])
+            found += got["ids"]
+            vectors += _vectors(got)
+        place = {chunk_id: i for i, chunk_id in enumerate(ids)}
+        order = sorted(range(len(found)), key=lambda i: place[found[i]])  # as asked
+        if not found:
+            return [], np.zeros((0, self.embedder.dim), np.float32)
+        matrix = np.asarray(vectors, dtype=np.float32)
+        return [found[i] for i in order], matrix[order]
 
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         """The stored chunks of `ids` (with their vectors when asked; unknown ids left out)."""
         if not ids:
             return {}
         include: Any = ["documents", "metadatas"] + (["embeddings"] if vectors else [])
-        got = self._chunks.get(ids=ids, include=include)
-        embeddings = got.get("embeddings") if vectors else None
-        return {
-            cid: codec.chunk_row(
-                meta, doc, None if embeddings is None else np.asarray(embeddings[i])
-            )
+        rows: dict[str, ChunkRow] = {}
+        for start in range(0, len(ids), READ_BATCH):
+            got = self._chunks.get(ids=ids[start : start + READ_BATCH], include=include)
+            embeddings = got.get("embeddings") if vectors else None
             for i, (cid, doc, meta) in enumerate(
                 zip(got["ids"], got["documents"], got["metadatas"])
-            )
-        }
+            ):
+                vector = None if embeddings is None else np.asarray(embeddings[i])
+                rows[cid] = codec.chunk_row(meta, doc, vector)
+        return rows
+
+
+def _vectors(got: Any) -> list[Any]:
+    """The embeddings of a `get` answer (none when it holds no row)."""
+    embeddings = got.get("embeddings")
+    return [] if embeddings is None else list(embeddings)

@@ -103,6 +103,12 @@ class ChunkSnapshot:
         norms = np.linalg.norm(sums, axis=1, keepdims=True)
         return [str(n) for n in notes], sums / np.where(norms == 0, 1.0, norms)
 
+    def chunk_vectors(self, ids: list[str]) -> tuple[list[str], np.ndarray]:
+        """The vectors of `ids`, one row each (unknown ids left out)."""
+        found = [(chunk_id, self.index[chunk_id]) for chunk_id in ids if chunk_id in self.index]
+        rows = [i for _, i in found]
+        return [chunk_id for chunk_id, _ in found], np.asarray(self.matrix[rows], np.float32)
+
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         """The chunks of `ids` (with their vectors when asked; unknown ids left out)."""
         found = [(chunk_id, self.index[chunk_id]) for chunk_id in ids if chunk_id in self.index]

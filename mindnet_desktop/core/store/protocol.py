@@ -118,6 +118,11 @@ class Store(Protocol):
         """The stored chunks of `ids` (unknown ids are left out)."""
         ...
 
+    def chunk_vectors(self, ids: list[str]) -> tuple[list[str], np.ndarray]:
+        """The vectors of `ids` alone, one row each (unknown ids left out): ranking many
+        chunks needs no text, and decoding thousands of rows cost most of a search."""
+        ...
+
     def note_vectors(self, ids: list[str] | None = None) -> tuple[list[str], np.ndarray]: ...
 
     def lexical_search(

@@ -61,6 +61,9 @@ class ReaderStore(LexicalQueries):
     def chunk_rows(self, ids: list[str], vectors: bool = False) -> dict[str, ChunkRow]:
         return self.snapshot.chunk_rows(ids, vectors)
 
+    def chunk_vectors(self, ids: list[str]) -> tuple[list[str], np.ndarray]:
+        return self.snapshot.chunk_vectors(ids)
+
     def note_vectors(self, ids: list[str] | None = None) -> tuple[list[str], np.ndarray]:
         every, matrix = self.snapshot.note_vectors()
         if ids is None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.domain import note_id_of_chunk
+from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE, load_layout, save_layout
 from mindnet_desktop.core.graph.queries import Direction
 from mindnet_desktop.core.graph.slice import (
     GraphSlice,
@@ -51,6 +53,7 @@ class Fetched:
     folders: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)  # titles and aliases
+    layout_file: Path | None = None  # the whole vault's saved positions (`layout_cache`)
 
 
 def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
@@ -72,15 +75,26 @@ def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
         )
     folders, tags = choices(graph)  # of the unfiltered slice: a filter can be undone
     shown = filter_slice(graph, request.rules)
-    return Fetched(shown, sorted(mn.vocabulary.kinds), folders, tags, sorted(names))
+    cache = mn.data_dir / LAYOUT_FILE if request.whole and request.notes is None else None
+    return Fetched(shown, sorted(mn.vocabulary.kinds), folders, tags, sorted(names), cache)
 
 
 def lay_out(
-    job: Job, ids: list[str], pairs: list[tuple[str, str]], previous: Positions
+    job: Job,
+    ids: list[str],
+    pairs: list[tuple[str, str]],
+    previous: Positions,
+    cache: Path | None = None,
 ) -> tuple[Positions, float]:
-    """Node positions (pure, on copied ids) and the seconds they took; stops when cancelled."""
+    """Node positions (pure, on copied ids) and the seconds they took; stops when cancelled.
+    With `cache` (the whole vault), a first layout starts from the positions saved there by
+    an earlier start, and a layout that moved anything is saved there."""
     start = time.perf_counter()
+    if cache is not None and not previous:
+        previous = load_layout(cache) or {}
     positions = compute_layout(ids, pairs, cancelled=job.cancelled, previous=previous)
+    if cache is not None and not job.cancelled() and positions != previous:
+        save_layout(cache, positions)
     return positions, time.perf_counter() - start
 
 

@@ -221,7 +221,9 @@ class GraphView(QWidget):
         previous = dict(self._positions)
         self.controls.set_status(fill(self.tr("Laying out %1 notes…"), len(ids)))
         self._jobs.run_pure(
-            partial(ops.lay_out, ids=ids, pairs=pairs, previous=previous),
+            partial(
+                ops.lay_out, ids=ids, pairs=pairs, previous=previous, cache=fetched.layout_file
+            ),
             "graph layout",
             lambda result: self._layout_ready(generation, graph, *result),
         )

@@ -213,3 +213,27 @@ def test_resolve_ref(
 def test_resolver_contains_note_ids(resolver: Resolver) -> None:
     assert "custom-id" in resolver
     assert "Q/Custom Note" not in resolver
+
+
+def test_partial_paths_resolve_from_an_index_built_once() -> None:
+    """Guards vaults linking by partial paths (`[[b/Note]]` for `a/b/Note`): each such link
+    looked through every path of the vault (n² in all); now an index of path ends, built on
+    the first one (shown to fail by the scan: `items()` once per link)."""
+
+    class Counting(dict):
+        calls = 0
+
+        def items(self):  # type: ignore[override]
+            Counting.calls += 1
+            return super().items()
+
+    keys = [NoteKey(f"a{i}/b/Note {i}", f"a{i}/b/Note {i}.md") for i in range(50)]
+    keys.append(NoteKey("x/b/Note 7", "x/b/Note 7.md"))
+    resolver = Resolver(keys)
+    resolver._by_path = Counting(resolver._by_path)  # noqa: SLF001
+    for i in range(50):
+        assert resolver.resolve_note(f"b/Note {i}", "elsewhere/Src.md") is not None
+    assert resolver.resolve_note("b/Note 7", "x/b/Src.md") == "x/b/Note 7"  # same folder first
+    assert resolver.resolve_note("b/Note 7", "elsewhere/Src.md") == "a7/b/Note 7"  # then path
+    assert resolver.resolve_note("c/Note 7", "elsewhere/Src.md") is None
+    assert Counting.calls == 1

@@ -135,3 +135,20 @@ def test_bad_rag_input(mn):
         mn.searcher.rag("Nirgendwo", "Toner")
     with pytest.raises(QueryError, match="depth must be 0 or more"):
         mn.searcher.rag(LASERJET, "Toner", depth=-1)
+
+
+def test_only_the_k_best_chunks_are_read_whole(mn, monkeypatch):
+    """Guards RAG beside a hub note (issue 32, 20,000 notes): the candidates are ranked by
+    their vectors alone and only the k best rows are decoded (shown to fail by reading every
+    candidate's row); the hits are those of ranking every row."""
+    every = mn.searcher.rag(LOCAL_FIRST, "Daten lokal", depth=2, k=500)
+    asked: list[int] = []
+    real = type(mn.store).chunk_rows
+
+    def spy(self, ids, vectors=False):  # type: ignore[no-untyped-def]
+        asked.append(len(ids))
+        return real(self, ids, vectors)
+
+    monkeypatch.setattr(type(mn.store), "chunk_rows", spy)
+    best = mn.searcher.rag(LOCAL_FIRST, "Daten lokal", depth=2, k=3)
+    assert [h.node_id for h in best] == [h.node_id for h in every[:3]] and asked == [3]

@@ -73,6 +73,9 @@ def test_the_snapshot_answers_as_the_store_does(vault, tmp_path):
             assert row == expected[chunk_id]
             unit = expected[chunk_id].vector / np.linalg.norm(expected[chunk_id].vector)
             np.testing.assert_allclose(row.vector, unit, atol=1e-5)
+        found, matrix = reader.store.chunk_vectors(ids)
+        assert found == ids[:3] and matrix.shape == (3, len(rows[ids[0]].vector))
+        np.testing.assert_allclose(matrix[1], rows[ids[1]].vector, atol=1e-6)
         assert reader.store.counts() == full.store.counts()
         query = "Qdrant Vektordatenbank"
         ranked = [h.node_id for h in hybrid_search(reader, query, 5, log=False).hits]

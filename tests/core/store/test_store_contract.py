@@ -105,6 +105,15 @@ class StoreContract:
         assert np.allclose(with_vectors["Support/Toner#1"].vector, TONER[2][0], atol=1e-5)
         assert filled.chunk_rows([]) == {}
 
+    def test_chunk_vectors_are_the_rows_vectors_in_the_order_asked(self, filled: Store) -> None:
+        ids = ["Support/Toner#1", "missing#1", "Support/Papier#2"]
+        found, matrix = filled.chunk_vectors(ids)
+        assert found == ["Support/Toner#1", "Support/Papier#2"] and matrix.shape[0] == 2
+        rows = filled.chunk_rows(found, vectors=True)
+        for i, chunk_id in enumerate(found):
+            np.testing.assert_allclose(matrix[i], rows[chunk_id].vector, atol=1e-6)
+        assert filled.chunk_vectors([])[0] == []
+
     def test_nearest_chunks_best_first_and_filtered(self, filled: Store) -> None:
         vector = PAPER[2][1]
         nearest = filled.nearest_chunks(vector, 4)
@@ -269,3 +278,37 @@ def test_short_calls_write_the_same_in_more_and_smaller_chroma_calls(tmp_path, m
     )
     for store in stores:
         store.close()
+
+
+def test_reads_of_many_ids_are_split_into_calls_of_read_batch(tmp_path, monkeypatch):
+    """Guards whole-vault reads (issue 32, 20,000 notes): Chroma binds each id as an SQL
+    variable and SQLite refuses more than 32,766 in one statement, so a read of many ids goes
+    in calls of READ_BATCH and still returns every row (shown to fail by one call of all)."""
+    from chromadb.api.models.Collection import Collection
+
+    from mindnet_desktop.core.store import chroma
+
+    monkeypatch.setattr(chroma, "READ_BATCH", 2)
+    store = ChromaStore(tmp_path / "data", EMBEDDER)
+    notes = [
+        note_record(f"N/{i}", "concept", [f"Text {i} {j}" for j in range(2)]) for i in range(5)
+    ]
+    store.write_notes(notes)
+    sizes: list[int] = []
+    real = Collection.get
+
+    def spy(self, *args, **kw):  # type: ignore[no-untyped-def]
+        wanted = kw.get("ids") or (kw.get("where") or {}).get("note_id", {}).get("$in") or []
+        sizes.append(len(wanted))
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(Collection, "get", spy)
+    ids = [c.chunk_id for _, chunks, _ in notes for c in chunks]
+    assert set(store.chunk_rows(ids, vectors=True)) == set(ids)
+    note_ids = [r.note.note_id for r, _, _ in notes]
+    got, matrix = store.note_vectors(note_ids)
+    assert sorted(got) == sorted(note_ids) and matrix.shape == (5, EMBEDDER.dim)
+    page_ids, metas, docs, vectors = store.chunks_of_notes(note_ids)
+    assert sorted(page_ids) == sorted(ids) and len(metas) == len(docs) == len(vectors) == 10
+    assert sizes and max(sizes) <= 2
+    store.close()

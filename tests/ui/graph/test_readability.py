@@ -98,7 +98,8 @@ def canvas(qtbot) -> Iterator[GraphCanvas]:
 
 def test_a_generated_1000_note_vault_is_readable_at_fit_zoom(qtbot, canvas, tmp_path) -> None:
     graph = generated_slice(generate_vault(tmp_path / "vault", 1000))
-    assert len(graph.nodes) == 1000 and len(graph.edges) > 3000
+    # obsidian-hub's ~2 links a note, a quarter of them to a few hubs
+    assert len(graph.nodes) == 1000 and len(graph.edges) > 1800
     graph.nodes["loose"] = SliceNode("loose", "note", "A loose note", "concept", "loose.md")
     positions = compute_layout(list(graph.nodes), [(e.source, e.target) for e in graph.edges])
     canvas.show_slice(graph, positions)

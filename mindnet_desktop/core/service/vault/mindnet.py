@@ -350,7 +350,13 @@ class Mindnet:
         # write waits for it, and the searches switch to it.
         store = self.store
         importer = Importer(
-            self.vault, store, self.registry, self.embedder, self.state.manifest, kinds
+            self.vault,
+            store,
+            self.registry,
+            self.embedder,
+            self.state.manifest,
+            kinds,
+            self.state.resolvers,
         )
         before = self.state.snapshots.signatures()
         try:

@@ -43,7 +43,9 @@ def nearest_notes(
         return []
     scores = matrix @ vector
     picked = []
-    for i in sorted(range(len(ids)), key=lambda i: -scores[i]):
+    # NumPy's stable sort, not sorted() with a key: the same order (ties by position), but
+    # a Python call per note cost a DECISION question ~130 ms at 50,000 notes.
+    for i in np.argsort(-scores, kind="stable"):
         note = notes.get(ids[i])
         if note and note.type in types and ids[i] not in exclude:
             picked.append(ids[i])

@@ -31,6 +31,7 @@ from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.graph.note_index import write_note_index
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import ImportOutcome
+from mindnet_desktop.core.ingest.links import ResolverCache
 from mindnet_desktop.core.ingest.manifest import Manifest
 from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
 from mindnet_desktop.core.service.search.view import SearchView, open_search_view
@@ -76,6 +77,7 @@ class VaultState:
         self.feedback = feedback
         self.keep_caches = keep_caches
         self.manifest = Manifest(data_dir / "manifest.json")  # kept between imports
+        self.resolvers = ResolverCache()  # so is the last link resolver
         self.overlay = EdgeOverlay(data_dir)
         self.snapshots = Snapshots(data_dir)
         self.stale = False  # an import changed the records or graph since they were saved
@@ -266,6 +268,7 @@ class VaultState:
         the ratings' index forgotten (the rest is read when next used)."""
         self.forget()
         self.manifest = Manifest(self.data_dir / "manifest.json")
+        self.resolvers = ResolverCache()
         self.overlay = EdgeOverlay(self.data_dir)
         self.feedback.forget()
 
