@@ -11,7 +11,9 @@ from mindnet_desktop.bench.figures import QUESTIONS, BenchRun, Figure
 from mindnet_desktop.bench.machine import module_json
 
 ANSWER_TOKENS = 48  # enough for a rate; a whole answer would make the run far longer
-TRIALS = 3
+TRIALS = 5
+FIRST_TOKEN_GOAL_S = 4.0  # issue 31: median, 6,500 notes, 2 cores, model loaded
+EVIDENCE_GOAL_S = 1.0  # "From your notes" shown within a second of asking
 
 
 def _stream(pieces: Iterable[Any], started: float) -> tuple[float, float]:
@@ -81,7 +83,8 @@ def ask_figures(run: BenchRun) -> None:
         hybrid_search(mn, QUESTIONS[0], log=False)  # graph and indexes loaded, as in the app
         prompts = load_prompts(mn.config_lookup)
         prepared = []
-        questions = QUESTIONS[1 : 1 + max(1, min(TRIALS, run.repeat // 20))]
+        trials = max(1, min(TRIALS, run.repeat // 20))
+        questions = [*QUESTIONS[1:], QUESTIONS[0]][:trials]
         for question in questions:
             # What `ask` does up to its answer: route, retrieve, pack, stream.
             started = time.perf_counter()
@@ -110,6 +113,9 @@ def ask_figures(run: BenchRun) -> None:
             raw.close()
     peak_with_model = fresh_peak(run)
     median = sorted(ours_first)[len(ours_first) // 2]
+    ready_s = sorted(r.result.evidence_seconds or 0.0 for r in prepared)
+    evidence = ready_s[len(ready_s) // 2]
+    read = sorted(r.result.prompt_tokens or 0 for r in prepared)
     baseline = sorted(base_first)[len(base_first) // 2]
     rate = sorted(ours_rate)[len(ours_rate) // 2]
     raw_median = sorted(raw_rate)[len(raw_rate) // 2] if raw_rate else 0.0
@@ -120,13 +126,23 @@ def ask_figures(run: BenchRun) -> None:
             "s",
             "prefill of system prompt + question alone",
             round(baseline, 2),
-            "≤ 8 s and ≤ 2× baseline",
-            median <= 8 and median <= 2 * baseline,
+            f"≤ {FIRST_TOKEN_GOAL_S:g} s",
+            median <= FIRST_TOKEN_GOAL_S,
             {
                 "trials_s": [round(t, 2) for t in ours_first],
                 "model": llm.name,
                 "model_load_s": round(load_s, 2),
+                "prompt_tokens": read,
+                "stages_s": [r.result.stages for r in prepared],
             },
+        ),
+        Figure(
+            "ask: time to evidence",
+            round(evidence, 3),
+            "s",
+            goal=f"≤ {EVIDENCE_GOAL_S:g} s",
+            ok=evidence <= EVIDENCE_GOAL_S,
+            detail={"trials_s": [round(t, 3) for t in ready_s]},
         ),
         Figure(
             "ask: tokens/s",
