@@ -167,7 +167,8 @@ def align_citations(
             # little more): too little to cite it, enough not to call the claim unfounded.
             figures = _numbers(claim) - known
             invented = bool(figures) and not any(figures <= s.numbers for s in sources)
-            if not invented and detect_language(claim, "?") not in languages | {"?"}:
+            other = languages and detect_language(claim, "?") not in languages | {"?"}
+            if other and not invented:
                 action = "unchecked"  # another language than every source: words cannot tell
             elif not mark or _best_support(claim, sources, known=known) is not None:
                 action = "weak"

@@ -107,3 +107,7 @@ def test_a_claim_in_another_language_than_every_source_is_unchecked_not_unfounde
     assert [a.action for a in made_up.alignments] == ["unsupported"]
     price = "The LaserJet 500 cost 1000 € when I bought it [1]."  # a figure needs no words
     assert [a.action for a in align_citations(price, german).alignments] == ["unsupported"]
+    # Sources of no telling language (code): nothing to differ from, the claim is judged.
+    code = ['fn main() { let x = 5; println!("{x}"); }']
+    moon = align_citations("The moon is made of green cheese and chocolate [1].", code)
+    assert [a.action for a in moon.alignments] == ["unsupported"]
