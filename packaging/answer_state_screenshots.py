@@ -89,17 +89,13 @@ def anchor_point(view: object, prefix: str) -> object | None:
     """The global point of the last anchor in `view` whose href starts with `prefix`."""
     from PySide6.QtGui import QTextCursor
 
+    from mindnet_desktop.ui.chat.text import anchors
+
     document = view.document()  # type: ignore[attr-defined]
-    found = None
-    block = document.begin()
-    while block.isValid():
-        for part in block:
-            fragment = part.fragment()
-            if fragment.charFormat().anchorHref().startswith(prefix):
-                found = fragment
-        block = block.next()
-    if found is None:
+    fragments = list(anchors(document, prefix))
+    if not fragments:
         return None
+    found = fragments[-1]
     cursor = QTextCursor(document)
     cursor.setPosition(found.position() + found.length() // 2)
     view.setTextCursor(cursor)  # type: ignore[attr-defined]

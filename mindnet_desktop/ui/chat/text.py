@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument, QTextFragment
 
+from mindnet_desktop.core.chat.align import CITATION as ALIGN_CITATION  # as claims leave them out
 from mindnet_desktop.core.chat.intent import Routing
 from mindnet_desktop.core.chat.support import alignment_of
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
@@ -23,8 +24,6 @@ CITE_HREF = re.compile(r"^cite:(\d+)/(\d+)$")
 SOURCES_HREF = re.compile(r"^sources:(\d+)$")
 EVIDENCE_HREF = re.compile(r"^evidence:(\d+)/(\d+)$")
 UNFOUNDED_HREF = re.compile(r"^unfounded:(\d+)/(\d+)$")
-# The answer's citations as the alignment leaves them out of a sentence (with the space).
-ALIGN_CITATION = re.compile(r"\s*\[\d+\]")
 UNFOUNDED_COLOR = "#c0392b"
 LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+")  # a list item's marker, not its words
 translate = QCoreApplication.translate
@@ -264,6 +263,18 @@ def unfounded_claims(turn: Turn) -> list[str]:
     return [a.sentence for a in alignments if a.action == "unsupported"]
 
 
+def anchors(document: QTextDocument, prefix: str) -> Iterator[QTextFragment]:
+    """The text fragments of `document` inside an anchor whose href starts with `prefix`,
+    in order."""
+    block = document.begin()
+    while block.isValid():
+        for part in block:
+            fragment = part.fragment()
+            if fragment.charFormat().anchorHref().startswith(prefix):
+                yield fragment
+        block = block.next()
+
+
 def underline_unfounded(document: QTextDocument) -> None:
     """Underline every `unfounded:` anchor of `document` with a dotted red line (Qt's HTML
     has no dotted underline: it is set on the laid-out text)."""
@@ -271,18 +282,11 @@ def underline_unfounded(document: QTextDocument) -> None:
     mark.setFontUnderline(True)
     mark.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
     mark.setUnderlineColor(QColor(UNFOUNDED_COLOR))
-    block = document.begin()
-    while block.isValid():
-        for part in block:
-            fragment = part.fragment()
-            if fragment.charFormat().anchorHref().startswith("unfounded:"):
-                cursor = QTextCursor(document)
-                cursor.setPosition(fragment.position())
-                cursor.setPosition(
-                    fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
-                )
-                cursor.mergeCharFormat(mark)
-        block = block.next()
+    for fragment in list(anchors(document, "unfounded:")):  # listed before the formats change
+        cursor = QTextCursor(document)
+        cursor.setPosition(fragment.position())
+        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(mark)
 
 
 def unfounded_tooltip(href: str) -> str | None:

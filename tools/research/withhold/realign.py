@@ -24,16 +24,13 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from mindnet_desktop.core.chat.align import align_citations  # noqa: E402
+from mindnet_desktop.core.chat.stages import unsupported_throughout  # noqa: E402
 from mindnet_desktop.core.ingest.parse import parse_markdown  # noqa: E402
 
 SETS = ("answers", "fresh")
 RULES = {
     "all-weak": lambda a: bool(a) and all(x.action in ("weak", "unsupported") for x in a),
-    "one-unsupported": lambda a: (
-        bool(a)
-        and all(x.action in ("weak", "unsupported") for x in a)
-        and any(x.action == "unsupported" for x in a)
-    ),
+    "one-unsupported": unsupported_throughout,  # what ships
 }
 
 
