@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from screenshot import example_app, grab_with_tooltip, open_and_import, scratch, wait  # noqa: E402
+from screenshot import answer_window, grab_with_tooltip, scratch, wait  # noqa: E402
 
 QUESTION = "Was ist KI-Projekt Alpha und welche Datenbank nutzt es?"
 SIZE = (1366, 768)
@@ -48,20 +48,11 @@ def shoot(args: argparse.Namespace, work: Path) -> int:
     from PySide6.QtWidgets import QToolTip
 
     from mindnet_desktop.core.chat.support import answer_notes
-    from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
-    from mindnet_desktop.core.models.weights import resolve_model_path
-    from mindnet_desktop.ui.shell.main_window import MainWindow
-    from mindnet_desktop.ui.support.i18n import install_translators
 
-    app, vault, settings = example_app(work, args.lang)
-    settings.threads = args.threads
-    settings.chat_model = str(resolve_model_path(args.model))
-    translators = install_translators(args.lang)  # noqa: F841 - kept alive
-    factory = (lambda name, threads: HashEmbedder()) if args.fast else make_embedder
-    window = MainWindow(settings, embedder_factory=factory)
-    window.setGeometry(0, 0, *SIZE)
-    if not open_and_import(app, window, vault, args.timeout):
+    opened = answer_window(work, args.lang, args, SIZE, args.fast)
+    if opened is None:
         return 1
+    app, window, _translators = opened  # the translators stay referenced while the window runs
     chat, graph = window.chat, window.graph
     assert chat is not None and graph is not None
     drawn: list[bool] = []

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from screenshot import example_app, grab_with_tooltip, open_and_import, scratch, wait  # noqa: E402
+from screenshot import answer_window, grab_with_tooltip, scratch, wait  # noqa: E402
 
 SIZE = (1366, 768)
 STATES = ("corrected", "unsupported", "not-found")
@@ -108,20 +108,12 @@ def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
     """Ask `lang`'s questions until every state was grabbed; the states not seen."""
     from PySide6.QtWidgets import QToolTip
 
-    from mindnet_desktop.core.models.embedders import make_embedder
-    from mindnet_desktop.core.models.weights import resolve_model_path
     from mindnet_desktop.ui.chat.text import unfounded_tooltip
-    from mindnet_desktop.ui.shell.main_window import MainWindow
-    from mindnet_desktop.ui.support.i18n import install_translators
 
-    app, vault, settings = example_app(work, lang)
-    settings.threads = args.threads
-    settings.chat_model = str(resolve_model_path(args.model))
-    translators = install_translators(lang)  # noqa: F841 - kept alive
-    window = MainWindow(settings, embedder_factory=make_embedder)
-    window.setGeometry(0, 0, *SIZE)
-    if not open_and_import(app, window, vault, args.timeout):
+    opened = answer_window(work, lang, args, SIZE)
+    if opened is None:
         return list(STATES)
+    app, window, _translators = opened  # the translators stay referenced while the window runs
     chat = window.chat
     assert chat is not None
     wait(app, lambda: not chat.preloading, args.timeout)

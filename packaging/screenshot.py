@@ -68,6 +68,29 @@ def example_app(work: Path, language: str) -> tuple[object, Path, object]:
     return app, vault, settings
 
 
+def answer_window(
+    work: Path, lang: str, args: object, size: tuple[int, int], fast: bool = False
+) -> tuple[object, object, object] | None:
+    """The app, its main window at `size` on a copy of the example vault in `lang` (imported,
+    the chat model `args.model` on `args.threads` threads) and the translators to keep alive;
+    None when the import did not finish within `args.timeout`."""
+    from mindnet_desktop.core.models.embedders import HashEmbedder, make_embedder
+    from mindnet_desktop.core.models.weights import resolve_model_path
+    from mindnet_desktop.ui.shell.main_window import MainWindow
+    from mindnet_desktop.ui.support.i18n import install_translators
+
+    app, vault, settings = example_app(work, lang)
+    settings.threads = args.threads  # type: ignore[attr-defined]
+    settings.chat_model = str(resolve_model_path(args.model))  # type: ignore[attr-defined]
+    translators = install_translators(lang)
+    factory = (lambda name, threads: HashEmbedder()) if fast else make_embedder
+    window = MainWindow(settings, embedder_factory=factory)
+    window.setGeometry(0, 0, *size)
+    if not open_and_import(app, window, vault, args.timeout):  # type: ignore[attr-defined]
+        return None
+    return app, window, translators
+
+
 def open_and_import(app: object, window: object, vault: Path, seconds: float) -> bool:
     """Show `window`, open `vault` in it and wait for the first import (False: timed out)."""
     window.show()  # type: ignore[attr-defined]
