@@ -195,16 +195,18 @@ def noop(run: BenchRun) -> None:
 def edit(run: BenchRun, trials: int = 3) -> None:
     """Append a sentence with a new word to one note while `mindnet watch` would run (the
     watcher with its default debounce): seconds from the write until search finds it."""
-    from mindnet_desktop.core.ingest.watcher import DEBOUNCE, VaultWatcher
+    from mindnet_desktop.core.ingest.watcher import DEBOUNCE, VaultWatcher, complete
 
     rng = random.Random(11)
     times, imports = [], []
     with run.open(write=True) as mn:
         lock = threading.Lock()
 
-        def on_change() -> None:
+        def on_change(paths: frozenset[str] | None) -> bool:
             with lock:
-                imports.append(drain(mn.import_vault(ImportOptions(sync_deletes=True))).summary)
+                options = ImportOptions(sync_deletes=True, paths=paths)
+                imports.append(drain(mn.import_vault(options)).summary)
+            return complete(imports[-1])
 
         mn.defer_snapshots = True  # as `mindnet watch` and the app do
         mn.chunk_snapshot = True  # and the watcher's save keeps what a fresh search reads

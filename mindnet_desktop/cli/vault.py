@@ -92,7 +92,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from mindnet_desktop.core.ingest.watcher import VaultWatcher, back_message, gone_message
+    from mindnet_desktop.core.ingest.watcher import (
+        VaultWatcher,
+        back_message,
+        complete,
+        gone_message,
+    )
 
     with open_mindnet(args, write=True) as mn:
         lock = threading.Lock()
@@ -103,9 +108,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
             with lock:
                 mn.save_snapshots()
 
-        def on_change() -> None:
+        def on_change(paths: frozenset[str] | None) -> bool:
             with lock:
-                options = ImportOptions(sync_deletes=True, embed_workers=args.embed_workers)
+                options = ImportOptions(
+                    sync_deletes=True, embed_workers=args.embed_workers, paths=paths
+                )
                 summary = drive(mn.import_vault(options), False).summary
             if args.json:
                 print(json_line(summary.to_dict()), flush=True)
@@ -119,6 +126,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 )
                 for problem in summary.errors:
                     print(f"error: {problem.message}", flush=True)
+            return complete(summary)
 
         def on_error(exc: BaseException) -> None:
             print(f"mindnet: watch: import failed: {exc}", file=sys.stderr, flush=True)

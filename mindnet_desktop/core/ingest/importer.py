@@ -32,6 +32,7 @@ from mindnet_desktop.core.ingest.vault import (  # noqa: F401 - scan_vault is pa
     VaultUnavailableError,
     is_note_path,
     scan_vault,
+    stat_paths,
 )
 from mindnet_desktop.core.ingest.write_stage import BatchWriter, Pending
 from mindnet_desktop.core.models.embedders import Embedder
@@ -56,6 +57,10 @@ class ImportOptions:
     embed_workers: int | None = None
     # A GUI thread shares this process: the store writes in short calls (each holds the GIL).
     short_writes: bool = False
+    # The vault-relative paths known to have changed (created, changed, moved, deleted), as
+    # a watcher knows them: only those are looked at, every other note is taken as the
+    # index holds it (None: scan the whole vault).
+    paths: frozenset[str] | None = None
 
 
 @dataclass
@@ -179,13 +184,18 @@ class Importer:
             records = self.store.note_records()
             entries = {r.note.path: entry_of(r) for r in records.values()}
         unreadable: list[str] = []
-        indexed = len(entries) if options.sync_deletes else 0  # an empty vault wipes nothing
-        files = scan_vault(self.vault, unreadable, summary.warnings, indexed)
+        if options.paths is None:
+            indexed = len(entries) if options.sync_deletes else 0  # an empty vault wipes nothing
+            files = scan_vault(self.vault, unreadable, summary.warnings, indexed)
+            look_at = sorted(files)
+        else:
+            files, look_at = self._stat_paths(entries, options.paths, summary)
         summary.scanned = len(files)
         summary.errors += [
             FileProblem(f, f"{f}: folder cannot be read; its notes are kept") for f in unreadable
         ]
-        pending = yield from self._read_changed(files, entries, options, cancel, summary)
+        pending = yield from self._read_changed(look_at, files, entries, options, cancel, summary)
+        summary.unchanged += len(files) - len(look_at)
 
         replaced, vanished, outcome.renamed = plan_removals(
             entries, pending, files, unreadable, options.sync_deletes, summary.cancelled
@@ -250,6 +260,21 @@ class Importer:
         outcome.records = final
         return outcome
 
+    def _stat_paths(
+        self, entries: dict[str, ManifestEntry], paths: frozenset[str], summary: ImportSummary
+    ) -> tuple[dict[str, tuple[int, int]], list[str]]:
+        """The vault's note files as an import of `paths` alone sees them: the index's stat of
+        every other note, the file system's of those (a path that is gone is left out). And
+        the paths to look at: those of `paths` that are note files now."""
+        found = stat_paths(self.vault, paths, summary.warnings)
+        files = {path: (entry.mtime_ns, entry.size) for path, entry in entries.items()}
+        for rel in paths:
+            if rel in found:
+                files[rel] = found[rel]
+            else:
+                files.pop(rel, None)
+        return files, sorted(found)
+
     def _relink(
         self, final: dict[str, NoteRecord], fresh: set[str], resolver: Resolver
     ) -> list[NoteRecord]:
@@ -282,16 +307,18 @@ class Importer:
 
     def _read_changed(
         self,
+        look_at: list[str],
         files: dict[str, tuple[int, int]],
         entries: dict[str, ManifestEntry],
         options: ImportOptions,
         cancel: Callable[[], bool],
         summary: ImportSummary,
     ) -> Generator[IndexProgress, None, dict[str, Pending]]:
-        """Stage 1: read, hash, parse and chunk the files that changed (nothing is written)."""
+        """Stage 1: read, hash, parse and chunk the files of `look_at` (of `files`) that changed
+        (nothing is written)."""
         pending: dict[str, Pending] = {}
         claimed = {e.note_id: e.path for e in entries.values() if e.path in files}
-        for done, rel in enumerate(sorted(files), start=1):
+        for done, rel in enumerate(look_at, start=1):
             if cancel():
                 summary.cancelled = True
                 break
@@ -301,10 +328,10 @@ class Importer:
                 summary.unchanged += 1
                 # Unchanged files report now and then: a report per file cost an edit's
                 # import ~0.1 s of generator hops at 20,000 notes.
-                if done % SCAN_REPORT_EVERY == 0 or done == len(files):
-                    yield IndexProgress(done, len(files), rel, "scan")
+                if done % SCAN_REPORT_EVERY == 0 or done == len(look_at):
+                    yield IndexProgress(done, len(look_at), rel, "scan")
                 continue
-            yield IndexProgress(done, len(files), rel, "scan")
+            yield IndexProgress(done, len(look_at), rel, "scan")
             try:
                 raw = (self.vault / rel).read_bytes()
             except OSError as exc:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import stat
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
 
 from mindnet_desktop.core.domain import FileProblem
 from mindnet_desktop.core.errors import MindnetError
@@ -47,11 +49,7 @@ def scan_vault(
         VaultUnavailableError: The vault itself is missing or unreadable, or empty while
             `indexed` notes would be deleted.
     """
-    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
-        raise VaultUnavailableError(
-            f"The vault folder {root} is missing or unreadable (unmounted?); nothing was changed."
-        )
-
+    check_vault(root)
     real_root = Path(os.path.realpath(root))
     found: dict[str, tuple[int, int]] = {}
     # os.scandir, not os.walk + os.stat: a directory entry says whether it is a folder or a
@@ -95,6 +93,51 @@ def scan_vault(
             "(an unmounted drive?); nothing was changed. If you emptied the vault on purpose, "
             "`mindnet import --rebuild` starts an empty index."
         )
+    return found
+
+
+def check_vault(root: Path) -> None:
+    """Raises VaultUnavailableError when the vault folder is missing or unreadable."""
+    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
+        raise VaultUnavailableError(
+            f"The vault folder {root} is missing or unreadable (unmounted?); nothing was changed."
+        )
+
+
+def stat_paths(
+    root: Path, rels: Iterable[str], skipped: list[FileProblem] | None = None
+) -> dict[str, tuple[int, int]]:
+    """`scan_vault` for the given vault-relative POSIX paths only: the (mtime_ns, size) of
+    those that are note files now, by the same rules (hidden folders, folder links never
+    entered, a file link only to a file inside the vault). A path that is gone, a folder or
+    no note is left out.
+
+    Raises:
+        VaultUnavailableError: The vault itself is missing or unreadable.
+    """
+    check_vault(root)
+    real_root = Path(os.path.realpath(root))
+    found: dict[str, tuple[int, int]] = {}
+    for rel in rels:
+        if not is_note_path(rel):
+            continue
+        path = root / rel
+        # Under a linked folder (which a scan does not enter), or a path like "a/../b".
+        if Path(os.path.realpath(path.parent)) != real_root / PurePosixPath(rel).parent:
+            continue
+        try:
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                if not inside(real_root, path):
+                    if skipped is not None:
+                        reason = "a symbolic link to a file outside the vault; not followed"
+                        skipped.append(FileProblem(rel, f"{rel}: {reason}", "warning"))
+                    continue
+                info = os.stat(path)
+        except OSError:
+            continue  # gone (deleted, moved away), or a dangling link
+        if not stat.S_ISDIR(info.st_mode):
+            found[rel] = (info.st_mtime_ns, info.st_size)
     return found
 
 

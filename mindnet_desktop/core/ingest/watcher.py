@@ -1,9 +1,13 @@
 """Keep the index in step with the vault while it changes (watchdog, debounced).
 
-Events only mark the vault dirty; after `debounce` seconds of quiet one incremental import
-runs (with deletes synced). That coalesces bursts and covers every save pattern alike
-(Obsidian's temp file + rename, moves, deletes, folder renames): the import compares the
-whole vault with the store by stat and content hash, which is cheap when little changed.
+Events mark the vault dirty and collect the note paths they name; after `debounce` seconds
+of quiet one incremental import runs (with deletes synced) over those paths alone, so an
+edit costs the same in a vault of 50,000 notes as in one of 500. That coalesces bursts and
+covers the save patterns of files (Obsidian's temp file + rename, moves, deletes). What no
+list of paths describes makes the import compare the whole vault with the store by stat and
+content hash instead: the first import, a folder created, moved or deleted, events the
+system lost (an overflowing queue), more than `MAX_PATHS` paths, and the import after one
+that failed, was cancelled or could not read a file.
 
 A vault folder that vanishes (deleted, renamed, its drive unmounted) is noticed within
 `poll` seconds: no import runs while it is gone (the index is kept as it is), the watcher
@@ -18,9 +22,11 @@ import stat
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from mindnet_desktop.core.domain import ImportSummary
 from mindnet_desktop.core.ingest.vault import is_note_path
 
 
@@ -46,17 +52,32 @@ def folder_identity(folder: Path) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def relevant(vault: Path, path: str) -> bool:
-    """A note file (or a folder that may hold notes) outside hidden folders."""
+def vault_relative(vault: Path, path: str) -> str | None:
+    """`path` as a vault-relative POSIX path; None outside the vault or for the vault itself."""
     try:
         rel = Path(path).resolve().relative_to(vault).as_posix()
     except ValueError:
-        return False
-    if rel == ".":
-        return False
-    if any(part.startswith(".") for part in rel.split("/")):
+        return None
+    return None if rel == "." else rel
+
+
+def relevant(vault: Path, path: str) -> bool:
+    """A note file (or a folder that may hold notes) outside hidden folders."""
+    rel = vault_relative(vault, path)
+    if rel is None or any(part.startswith(".") for part in rel.split("/")):
         return False
     return is_note_path(rel) or "." not in rel.rsplit("/", 1)[-1]
+
+
+def complete(summary: ImportSummary) -> bool:
+    """Whether an import took in every change it was given: not cancelled, every file read
+    (what `on_change` returns)."""
+    return not summary.cancelled and not summary.errors
+
+
+# More changed paths than this between two imports: compare the whole vault instead of
+# keeping them (a folder of notes copied in, a sync tool catching up).
+MAX_PATHS = 2000
 
 
 # Seconds of quiet before an import. A save's events (Obsidian: a temp file, then a rename)
@@ -66,11 +87,15 @@ DEBOUNCE = 0.25
 
 
 class VaultWatcher:
-    """Calls `on_change()` once per quiet period after relevant file system events.
+    """Calls `on_change(paths)` once per quiet period after relevant file system events.
 
     Args:
         vault: The vault folder.
-        on_change: Runs the import; called on the watcher's worker thread, never twice at once.
+        on_change: Runs the import; called on the watcher's worker thread, never twice at once,
+            with the vault-relative note paths created, changed, moved or deleted since the
+            last call, or None when the whole vault must be compared (see the module's
+            docstring). It returns False when the import did not take every change in
+            (cancelled, or a file could not be read): the next one compares the whole vault.
         debounce: Seconds without events before `on_change` runs.
         on_error: Receives exceptions raised by `on_change` (the watcher keeps going).
         on_vault: Called with False when the vault folder is gone, with True when it is back
@@ -85,7 +110,7 @@ class VaultWatcher:
     def __init__(
         self,
         vault: Path,
-        on_change: Callable[[], None],
+        on_change: Callable[[frozenset[str] | None], bool | None],
         debounce: float = DEBOUNCE,
         on_error: Callable[[BaseException], None] | None = None,
         on_vault: Callable[[bool], None] | None = None,
@@ -101,6 +126,9 @@ class VaultWatcher:
         self.on_error = on_error or (lambda exc: None)
         self.on_vault = on_vault or (lambda present: None)
         self._dirty = threading.Event()
+        # Note paths changed since the last import (None: compare the whole vault).
+        self._paths: set[str] | None = None
+        self._paths_lock = threading.Lock()
         self._stop = threading.Event()
         self._observer: Any = None
         self._observer_lock = threading.Lock()  # the worker restarts it, stop() ends it
@@ -113,7 +141,9 @@ class VaultWatcher:
         """Start watching; with `reconcile`, first catch up with changes made while off."""
         self._start_observer()
         if reconcile:
-            self._dirty.set()
+            self._changed(None)
+        else:
+            self._paths = set()
         self._thread = threading.Thread(target=self._loop, name="mindnet-watcher", daemon=True)
         self._thread.start()
 
@@ -125,11 +155,7 @@ class VaultWatcher:
 
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event: Any) -> None:
-                if event.event_type in ("opened", "closed_no_write"):
-                    return
-                paths = [event.src_path, getattr(event, "dest_path", "")]
-                if any(p and relevant(watcher.vault, str(p)) for p in paths):
-                    watcher._dirty.set()
+                watcher._event(event)
 
         with self._observer_lock:
             if self._stop.is_set():
@@ -143,6 +169,40 @@ class VaultWatcher:
                 observer.stop()
                 raise
             self._observer, self._identity = observer, identity
+
+    def _event(self, event: Any) -> None:
+        """An event of the observer's thread: mark the vault dirty, keep its note paths."""
+        kind = event.event_type
+        if kind in ("opened", "closed_no_write"):
+            return
+        if kind == "events_lost":  # the system's queue overflowed: anything may have changed
+            self._changed(None)
+            return
+        paths = [str(p) for p in (event.src_path, getattr(event, "dest_path", "")) if p]
+        if not any(relevant(self.vault, p) for p in paths):
+            return
+        if event.is_directory:
+            # A folder's "modified" only says that something in it changed (its files have
+            # their own events); a folder created, moved or deleted takes its notes along.
+            self._changed(None if kind != "modified" else set())
+            return
+        rels = (vault_relative(self.vault, p) for p in paths)
+        self._changed({rel for rel in rels if rel is not None and is_note_path(rel)})
+
+    def _changed(self, paths: set[str] | None) -> None:
+        with self._paths_lock:
+            if paths is None:
+                self._paths = None
+            elif self._paths is not None:
+                self._paths |= paths
+                if len(self._paths) > MAX_PATHS:
+                    self._paths = None
+        self._dirty.set()
+
+    def _take_paths(self) -> frozenset[str] | None:
+        with self._paths_lock:
+            paths, self._paths = self._paths, set()
+        return frozenset(paths) if paths is not None else None
 
     def _stop_observer(self) -> None:
         with self._observer_lock:
@@ -177,18 +237,22 @@ class VaultWatcher:
             if folder_identity(self.vault) != self._identity:
                 self._recover()  # never import a vault that is gone or half there
                 continue
-            self._call(self.on_change)
+            if self._call(partial(self.on_change, self._take_paths())) is False:
+                with self._paths_lock:  # the next import (at the next event) compares all
+                    self._paths = None
             self.runs += 1
             if self.on_idle is not None:
                 self._idle_due = time.monotonic() + self.idle
 
-    def _call(self, fn: Callable[[], None] | None) -> None:
+    def _call(self, fn: Callable[[], bool | None] | None) -> bool | None:
+        """`fn()`'s result; False when it raised (reported to `on_error`)."""
         if fn is None:
-            return
+            return None
         try:
-            fn()
+            return fn()
         except BaseException as exc:  # noqa: BLE001 - reported, the watcher survives
             self.on_error(exc)
+            return False
 
     def _recover(self) -> None:
         """The vault folder vanished or another took its place: watch it again once it is
@@ -209,7 +273,7 @@ class VaultWatcher:
             if self.gone:
                 self.gone = False
                 self.on_vault(True)
-            self._dirty.set()
+            self._changed(None)
             return
 
     @property

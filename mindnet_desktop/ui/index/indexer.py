@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from mindnet_desktop.core.domain import ImportSummary
 from mindnet_desktop.core.ingest.importer import ImportOptions, ImportOutcome
-from mindnet_desktop.core.ingest.watcher import DEBOUNCE
+from mindnet_desktop.core.ingest.watcher import DEBOUNCE, complete
 from mindnet_desktop.ui.index import ops
 from mindnet_desktop.ui.support.workers import Job, JobGroup, ServiceHost
 
@@ -25,6 +25,16 @@ WATCHING, IMPORTING, STOPPED, ERROR = "watching", "importing", "stopped", "error
 SNAPSHOT_IDLE_MS = 20_000  # imports quiet this long: the snapshots are saved
 WATCH_START_WAIT_S = 60.0  # closing waits this long at most for the watch to start
 SNAPSHOT_WAIT_S = 60.0  # and for the snapshot child to finish
+
+
+@dataclass
+class WatchRequest:
+    """The watcher's import, asked of the GUI thread: the paths it saw change (None: the whole
+    vault), set when the import finished, and whether it took every change in."""
+
+    paths: frozenset[str] | None
+    done: threading.Event = field(default_factory=threading.Event)
+    complete: bool = False
 
 
 class VaultIndexer(QObject):
@@ -43,7 +53,7 @@ class VaultIndexer(QObject):
     stats_ready = Signal(object)
     state_changed = Signal(str)
     failed = Signal(str)
-    _watch_request = Signal(object)  # a threading.Event, from the watcher thread
+    _watch_request = Signal(object)  # a WatchRequest, from the watcher thread
     _vault_seen = Signal(bool)  # from the watcher thread: the vault folder is there or gone
 
     def __init__(
@@ -90,19 +100,21 @@ class VaultIndexer(QObject):
         options: ImportOptions | None = None,
         then: Callable[[], None] | None = None,
         small: bool = False,
+        outcome: list[ImportOutcome] | None = None,
     ) -> Job | None:
         """Submit an import; `then` runs on the GUI thread once it finished (or failed).
 
         An import of `CHILD_MIN_FILES` files or more runs in a child process (`import_child`):
         in this one, Chroma's writes and the parsing would hold the GIL from the GUI thread
         for long stretches. `small`: known to be small (the watcher's), not counted.
+        `outcome` receives the import's outcome (none when it failed).
         """
         if self._closing:
             return None
         options = options or ImportOptions(sync_deletes=True)
         if options.embed_workers is None:
             options = replace(options, embed_workers=self.embed_workers)
-        outcome: list[ImportOutcome] = []
+        outcome = outcome if outcome is not None else []
         run_import = partial(ops.import_vault, options=options, small=small, outcome=outcome)
         job = self._imports.submit(run_import, "import")
         if job is None:  # the window is closing
@@ -195,24 +207,33 @@ class VaultIndexer(QObject):
         if not self._closing and not self.importing and self.state != ERROR:
             self._set_state(WATCHING)
 
-    def _on_change(self) -> None:
-        """Watcher thread: have the GUI thread submit an import and wait for it."""
-        done = threading.Event()
+    def _on_change(self, paths: frozenset[str] | None) -> bool:
+        """Watcher thread: have the GUI thread submit an import of `paths` and wait for it;
+        whether it took every change in."""
+        request = WatchRequest(paths)
         with self._lock:
             if self._closing:
-                return
-            self._waiting.add(done)
-        self._watch_request.emit(done)
-        while not done.wait(0.1):
+                return False
+            self._waiting.add(request.done)
+        self._watch_request.emit(request)
+        while not request.done.wait(0.1):
             if self._closing:
                 break
         with self._lock:
-            self._waiting.discard(done)
+            self._waiting.discard(request.done)
+        return request.complete
 
     @Slot(object)
-    def _on_watch_request(self, done: threading.Event) -> None:
-        if self._closing or self.import_now(then=done.set, small=True) is None:
-            done.set()
+    def _on_watch_request(self, request: WatchRequest) -> None:
+        outcome: list[ImportOutcome] = []
+
+        def finished() -> None:
+            request.complete = bool(outcome) and complete(outcome[0].summary)
+            request.done.set()
+
+        options = ImportOptions(sync_deletes=True, paths=request.paths)
+        if self._closing or self.import_now(options, finished, True, outcome) is None:
+            request.done.set()
 
     @Slot(bool)
     def _on_vault_seen(self, present: bool) -> None:

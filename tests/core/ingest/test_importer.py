@@ -355,3 +355,61 @@ def test_an_edit_of_a_body_reuses_the_link_resolver_and_a_new_note_builds_one(
     (vault / "Neu.md").write_text("# Neu\n", encoding="utf-8")
     run_import(mn)
     assert len(built) == 1
+
+
+def test_an_import_of_given_paths_looks_at_those_alone(vault, open_mindnet):
+    """What a watcher knows changed is imported; a change it did not name waits for an import
+    of the whole vault; a deleted path leaves, and links resolve as after a full import."""
+    mn = open_mindnet(vault)
+    run_import(mn)
+    named = vault / "Wissen" / "Embeddings 101.md"
+    unnamed = vault / "Glossar" / "HNSW.md"
+    named.write_text(named.read_text(encoding="utf-8") + "\nGenannt.\n", encoding="utf-8")
+    unnamed.write_text(unnamed.read_text(encoding="utf-8") + "\nUngenannt.\n", encoding="utf-8")
+    (vault / "Inbox" / "Noch nicht geschrieben.md").write_text("Jetzt.\n", encoding="utf-8")
+    (vault / "Events" / "Vector Search Meetup München.md").unlink()
+    paths = frozenset(
+        {
+            "Wissen/Embeddings 101.md",
+            "Inbox/Noch nicht geschrieben.md",
+            "Events/Vector Search Meetup München.md",
+            "Gibt es nicht.md",  # named, but never there: nothing happens
+        }
+    )
+    summary = run_import(mn, sync_deletes=True, paths=paths).summary
+    assert (summary.changed, summary.added, summary.deleted) == (1, 1, 1)
+    assert summary.scanned == len(mn.records)
+    assert summary.unchanged == summary.scanned - 2
+    text = " ".join(c.text for c in mn.store.chunks("Wissen/Embeddings 101"))
+    assert "Genannt." in text
+    assert "Ungenannt." not in " ".join(c.text for c in mn.store.chunks("Glossar/HNSW"))
+    journal = mn.records["Journal/2026-11-02"].edges
+    late = next(e for e in journal if e.target_ref == "Noch nicht geschrieben")
+    assert late.target_note_id == "Inbox/Noch nicht geschrieben"
+    assert "Events/Vector Search Meetup München" not in mn.store.note_records()
+    again = run_import(mn, sync_deletes=True).summary  # the whole vault: the unnamed edit
+    assert (again.changed, again.added, again.deleted) == (1, 0, 0)
+    assert "Ungenannt." in " ".join(c.text for c in mn.store.chunks("Glossar/HNSW"))
+
+
+def test_given_paths_follow_the_scans_rules(tmp_path):
+    """Hidden folders, links out of the vault, folders and linked folders are no notes."""
+    from mindnet_desktop.core.ingest.vault import VaultUnavailableError, stat_paths
+
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    (vault / ".obsidian").mkdir(parents=True)
+    outside.mkdir()
+    (vault / "a.md").write_text("a", encoding="utf-8")
+    (vault / ".obsidian" / "b.md").write_text("b", encoding="utf-8")
+    (outside / "c.md").write_text("c", encoding="utf-8")
+    (vault / "c.md").symlink_to(outside / "c.md")
+    (vault / "d.md").symlink_to(vault / "a.md")
+    (vault / "folder.md").mkdir()
+    (vault / "linked").symlink_to(outside)
+    rels = ["a.md", ".obsidian/b.md", "c.md", "d.md", "folder.md", "linked/c.md", "gone.md"]
+    warnings: list = []
+    found = stat_paths(vault, rels, warnings)
+    assert set(found) == {"a.md", "d.md"} == set(scan_vault(vault))
+    assert [w.path for w in warnings] == ["c.md"]
+    with pytest.raises(VaultUnavailableError):
+        stat_paths(tmp_path / "missing", ["a.md"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.core.ingest.importer import ImportOptions, scan_vault
-from mindnet_desktop.core.ingest.watcher import VaultWatcher, relevant
+from mindnet_desktop.core.ingest.watcher import MAX_PATHS, VaultWatcher, complete, relevant
 from tests.conftest import run_import
 
 
@@ -28,12 +28,15 @@ def watched(vault, open_mindnet) -> Iterator[tuple[Path, object, VaultWatcher]]:
     mn = open_mindnet(vault)
     lock = threading.Lock()
 
-    def on_change() -> None:
+    def on_change(paths: frozenset[str] | None) -> bool:
         with lock:
-            run_import(mn, sync_deletes=True)
+            calls.append(paths)
+            return complete(run_import(mn, sync_deletes=True, paths=paths).summary)
 
     errors: list[BaseException] = []
+    calls: list[frozenset[str] | None] = []
     watcher = VaultWatcher(vault, on_change, debounce=0.2, on_error=errors.append)
+    watcher.calls = calls  # type: ignore[attr-defined] - what each import was given
     watcher.start()
     yield vault, mn, watcher
     watcher.stop()
@@ -60,13 +63,20 @@ def test_reconciles_changes_made_while_off(vault, open_mindnet):
     run_import(mn)
     (vault / "Offline.md").write_text("Geschrieben, als niemand zusah.\n", encoding="utf-8")
     (vault / "Glossar" / "HNSW.md").unlink()
-    watcher = VaultWatcher(vault, lambda: run_import(mn, sync_deletes=True), debounce=0.1)
+    calls: list[frozenset[str] | None] = []
+
+    def on_change(paths: frozenset[str] | None) -> None:
+        calls.append(paths)
+        run_import(mn, sync_deletes=True, paths=paths)
+
+    watcher = VaultWatcher(vault, on_change, debounce=0.1)
     watcher.start()
     try:
         wait_until(lambda: watcher.runs >= 1 and in_sync(vault, mn))
     finally:
         watcher.stop()
     assert "Offline" in mn.records and "Glossar/HNSW" not in mn.records
+    assert calls[0] is None  # changes made while off: the whole vault is compared
 
 
 def test_obsidian_save_via_temp_file_and_rename(watched):
@@ -82,6 +92,8 @@ def test_obsidian_save_via_temp_file_and_rename(watched):
     wait_until(check)
     chunks = mn.store.chunks("Wissen/Embeddings 101")
     assert any("Gespeichert über Umbenennen" in c.text for c in chunks)
+    # The import looked at the saved note alone (the hidden temp file is no note).
+    assert watcher.calls[-1] == {"Wissen/Embeddings 101.md"}
 
 
 def test_move_delete_and_folder_rename(watched):
@@ -96,6 +108,7 @@ def test_move_delete_and_folder_rename(watched):
     assert "Wissen/HNSW" in ids and "Glossar/HNSW" not in ids
     assert not any(i.startswith("Journal/") for i in ids) and "Tagebuch/2026-11-02" in ids
     assert not any(i.startswith("Events/") for i in ids)
+    assert None in watcher.calls[1:]  # a folder moved: its notes went along unnamed
 
 
 def test_burst_of_200_files_is_coalesced(watched):
@@ -124,7 +137,7 @@ def test_on_idle_runs_once_after_imports_went_quiet(tmp_path):
     events: list[str] = []
     watcher = VaultWatcher(
         tmp_path,
-        lambda: events.append("import"),
+        lambda paths: events.append("import"),
         debounce=0.1,
         on_idle=lambda: events.append("idle"),
         idle=3.0,
@@ -162,3 +175,57 @@ def test_hidden_and_non_note_paths_are_not_relevant(tmp_path):
 
 def test_import_options_default_keeps_deleted_notes():
     assert ImportOptions().sync_deletes is False
+
+
+def test_edits_moves_and_deletes_are_imported_by_their_paths(watched):
+    """Each import is given the note paths its events named, and the index ends up as a
+    comparison of the whole vault would leave it."""
+    vault, mn, watcher = watched
+    wait_until(lambda: watcher.runs >= 1 and in_sync(vault, mn))
+    check = settled(vault, mn, watcher)
+    os.rename(vault / "Glossar" / "HNSW.md", vault / "Glossar" / "HNSW-Index.md")
+    (vault / "Events" / "Vector Search Meetup München.md").unlink()
+    (vault / "Neu.md").write_text("# Neu\nVerweist auf [[HNSW-Index]].\n", encoding="utf-8")
+    wait_until(check)
+    given = set().union(*(c for c in watcher.calls[1:] if c is not None))
+    assert None not in watcher.calls[1:]
+    assert given == {
+        "Glossar/HNSW.md",
+        "Glossar/HNSW-Index.md",
+        "Events/Vector Search Meetup München.md",
+        "Neu.md",
+    }
+    edges = mn.store.note_records()["Neu"].edges
+    assert any(e.target_note_id == "Glossar/HNSW-Index" for e in edges)
+
+
+def test_a_failed_import_makes_the_next_one_compare_the_whole_vault(tmp_path):
+    (tmp_path / "a.md").write_text("a", encoding="utf-8")
+    calls: list[frozenset[str] | None] = []
+    results = iter([True, False, True, True])
+    watcher = VaultWatcher(
+        tmp_path, lambda paths: calls.append(paths) or next(results), debounce=0.1
+    )
+    watcher.start()
+    try:
+        wait_until(lambda: len(calls) == 1)
+        for i, count in enumerate((2, 3, 4)):
+            (tmp_path / f"n{i}.md").write_text("x", encoding="utf-8")
+            wait_until(lambda c=count: len(calls) == c)
+    finally:
+        watcher.stop()
+    assert calls == [None, {"n0.md"}, None, {"n2.md"}]
+
+
+def test_too_many_paths_or_lost_events_compare_the_whole_vault(tmp_path):
+    from watchdog.events import EventsLostEvent, FileModifiedEvent
+
+    watcher = VaultWatcher(tmp_path, lambda paths: None)
+    watcher._paths = set()
+    watcher._event(FileModifiedEvent(str(tmp_path / "a.md")))
+    assert watcher._take_paths() == {"a.md"}
+    watcher._event(EventsLostEvent(str(tmp_path), is_directory=True))
+    assert watcher._take_paths() is None
+    for i in range(MAX_PATHS + 1):
+        watcher._event(FileModifiedEvent(str(tmp_path / f"n{i}.md")))
+    assert watcher._take_paths() is None
