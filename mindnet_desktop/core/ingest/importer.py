@@ -221,13 +221,19 @@ class Importer:
             summary.deleted = len(vanished)
             outcome.deleted = replaced + vanished
 
-        keys_before = {entry_key(e) for e in before.values()}
-        resolver_keys = [entry_key(e) for nid, e in known.items() if nid not in pending]
-        resolver_keys += [
-            NoteKey(p.note.note_id, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
-            for p in pending.values()
-        ]
-        resolver = self.resolvers.get(resolver_keys)
+        new_keys = {
+            nid: NoteKey(nid, p.note.path, p.note.aliases, tuple(headings_of(p.chunks)))
+            for nid, p in pending.items()
+        }
+        # Whether the link targets changed: a note came or went, or a name, alias or heading
+        # of a written one (an edit of a body changes none). Looked at for those notes only.
+        keys_changed = bool(replaced or vanished) or any(
+            nid not in before or entry_key(before[nid]) != key for nid, key in new_keys.items()
+        )
+        resolver = None if keys_changed else self.resolvers.settled(before)
+        if resolver is None:
+            resolver_keys = [entry_key(e) for nid, e in known.items() if nid not in pending]
+            resolver = self.resolvers.get(resolver_keys + list(new_keys.values()))
 
         yield from self._write(pending, before, resolver, options, cancel, outcome)
         for record in outcome.written:
@@ -238,10 +244,12 @@ class Importer:
         if summary.cancelled:
             # Notes left unwritten must not be link targets: resolve everything against
             # what the store now holds (the next import resolves them again).
-            resolver_keys = [entry_key(e) for e in known.values()]
-            resolver, fresh = Resolver(resolver_keys), set()
+            resolver, fresh = Resolver([entry_key(e) for e in known.values()]), set()
+            keys_changed = {entry_key(e) for e in known.values()} != {
+                entry_key(e) for e in before.values()
+            }
 
-        if set(resolver_keys) != keys_before:
+        if keys_changed:
             # The store now holds exactly `known`: its records are what relinking needs.
             final = final if final is not None else self.store.note_records()
             relinked = self._relink(final, fresh, resolver)
@@ -254,6 +262,8 @@ class Importer:
             )
 
         manifest_entries = list(known.values())
+        if not summary.cancelled:
+            self.resolvers.settle(known, resolver)
         if self.manifest:
             self.manifest.save(manifest_entries)
         self._finish(summary, manifest_entries, started)
@@ -300,7 +310,7 @@ class Importer:
         # Warnings describe the index as it stands, so they are reported on every import.
         summary.warnings += [
             FileProblem(e.path, w, "warning")
-            for e in sorted(entries, key=lambda e: e.path)
+            for e in sorted((e for e in entries if e.warnings), key=lambda e: e.path)
             for w in e.warnings
         ]
         summary.seconds = time.perf_counter() - started

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -229,9 +229,29 @@ class ResolverCache:
     def __init__(self) -> None:
         self._keys: frozenset[NoteKey] | None = None
         self._resolver: Resolver | None = None
+        # Note id -> the manifest entry the resolver was last settled with (see `settle`).
+        self._entries: dict[str, object] | None = None
 
     def get(self, keys: list[NoteKey]) -> Resolver:
         frozen = frozenset(keys)
         if self._resolver is None or frozen != self._keys:
             self._keys, self._resolver = frozen, Resolver(keys)
+            self._entries = None
+        return self._resolver
+
+    def settle(self, entries: Mapping[str, object], resolver: Resolver) -> None:
+        """`resolver` resolves against exactly the notes of `entries` (note id -> manifest
+        entry, as an import left them): the next import that starts from these very entry
+        objects may use it without comparing every note's key."""
+        if resolver is self._resolver:
+            self._entries = dict(entries)
+
+    def settled(self, entries: Mapping[str, object]) -> Resolver | None:
+        """The resolver last settled with `entries` (the same objects, by identity: ~5 ms
+        at 50,000 notes, against ~0.2 s for comparing their keys); None otherwise."""
+        kept = self._entries
+        if self._resolver is None or kept is None or len(kept) != len(entries):
+            return None
+        if any(kept.get(note_id) is not entry for note_id, entry in entries.items()):
+            return None
         return self._resolver
