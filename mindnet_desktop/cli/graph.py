@@ -79,8 +79,7 @@ def cmd_edge(args: argparse.Namespace, mn: Mindnet) -> int:
 
 
 def cmd_neighbors(args: argparse.Namespace, mn: Mindnet) -> int:
-    node = edge_actions.resolve_node(mn, args.node)
-    queries = mn.queries
+    node, queries = mn.neighbour_queries(args.node)
     page = queries.neighbors(
         node,
         args.direction,

@@ -152,7 +152,7 @@ class KnowledgeGraph:
         note = record.note
         chunks = [chunk_id(note.note_id, seq) for seq in range(1, record.chunk_count + 1)]
         self.remove_note(note.note_id, keep_node=True, keep_chunks=set(chunks))
-        self.graph.add_node(
+        self._set_node(
             note.note_id,
             kind="note",
             title=note.title,
@@ -163,12 +163,22 @@ class KnowledgeGraph:
             aliases=list(note.aliases),
         )
         for seq, node in enumerate(chunks, start=1):
-            self.graph.add_node(node, kind="chunk", note_id=note.note_id, seq=seq)
+            self._set_node(node, kind="chunk", note_id=note.note_id, seq=seq)
         self._chunks[note.note_id] = chunks
         seen = occurrences(record.edges)
         for edge in record.edges:
             self.add_edge(edge, seen[edge.id])
         self._owned[note.note_id] = [self.edge_index[e.id] for e in record.edges]
+
+    def _set_node(self, node: str, **attrs: Any) -> None:
+        """The node with exactly these attributes: a node first made as the pending target
+        of a link (titled with the link's text) keeps no title once it is a chunk."""
+        if node in self.graph:
+            data = self.graph.nodes[node]
+            data.clear()
+            data.update(attrs)
+        else:
+            self.graph.add_node(node, **attrs)
 
     @staticmethod
     def _attrs(edge: Edge) -> dict[str, Any]:

@@ -22,12 +22,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Protocol
 
-from mindnet_desktop.core.domain import Note, chunk_id, name_words
-from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, NoteLink
+from mindnet_desktop.core.domain import Edge, Note, chunk_id, name_words
+from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, NoteLink, graph_node
+from mindnet_desktop.core.store.overlay import occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 INDEX_FILE = "notes.index.sqlite"
-VERSION = "1"
+VERSION = "2"  # 2: the edges a `neighbors` query reads
 BATCH = 500  # note ids per query (SQLite's bound on parameters)
 
 SCHEMA = """
@@ -36,12 +37,21 @@ CREATE TABLE notes (note_id TEXT PRIMARY KEY, path TEXT, title TEXT, type TEXT, 
     aliases TEXT, tags TEXT, chunk_count INTEGER, mtime_ns INTEGER, size INTEGER);
 CREATE TABLE names (name TEXT, note_id TEXT);
 CREATE TABLE links (source TEXT, target TEXT, kind TEXT, confidence REAL, provenance TEXT);
+CREATE TABLE edges (source TEXT, target TEXT, occurrence INTEGER, kind TEXT, target_id TEXT,
+    target_note_id TEXT, note_id TEXT, provenance TEXT, rule_id TEXT, confidence REAL,
+    target_ref TEXT, scope TEXT);
 """
 INDEXES = """
 CREATE INDEX names_name ON names (name);
 CREATE INDEX links_source ON links (source);
 CREATE INDEX links_target ON links (target);
+CREATE INDEX edges_source ON edges (source);
+CREATE INDEX edges_target ON edges (target);
 """
+EDGE_COLUMNS = (
+    "kind, source, target_id, target_note_id, note_id, provenance, rule_id, confidence, "
+    "target_ref, scope, occurrence"
+)
 
 
 class SearchGraph(Protocol):
@@ -107,9 +117,14 @@ def write_note_index(
             con.executemany(
                 "INSERT INTO links VALUES (?, ?, ?, ?, ?)", graph.links_among(set(records))
             )
-            con.executescript(INDEXES)
             con.executemany(
-                "INSERT INTO meta VALUES (?, ?)", (("version", VERSION), ("signature", signature))
+                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _edge_rows(records)
+            )
+            con.executescript(INDEXES)
+            kinds = json.dumps(sorted({e.kind for r in records.values() for e in r.edges}))
+            con.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                (("version", VERSION), ("signature", signature), ("kinds", kinds)),
             )
             con.commit()
         os.chmod(tmp, 0o600)  # like the other snapshots: the notes' titles are private
@@ -118,6 +133,50 @@ def write_note_index(
     except (OSError, sqlite3.Error):
         tmp.unlink(missing_ok=True)
         return False
+
+
+def _edge_rows(records: Mapping[str, NoteRecord]) -> Iterator[tuple[object, ...]]:
+    """The notes' edges but their structure edges (70 % of all, derived again from a note's
+    chunk count: `ingest.edges.structure_of`), with the graph node they point to and which
+    copy of their link they are (`overlay.occurrences`)."""
+    for record in records.values():
+        seen = occurrences(record.edges)
+        for e in record.edges:
+            if e.provenance == "structure":
+                continue
+            yield (
+                e.source_id,
+                graph_node(e),
+                seen[e.id],
+                e.kind,
+                e.target_id,
+                e.target_note_id,
+                e.note_id,
+                e.provenance,
+                e.rule_id,
+                e.confidence,
+                e.target_ref,
+                e.scope,
+            )
+
+
+def _note(note_id: str, row: tuple[str, str, str, str, str, str]) -> Note:
+    """A Note of a `notes` row's (path, title, type, status, aliases, tags)."""
+    path, title, type_, status, aliases, tags = row
+    return Note(
+        note_id,
+        path,
+        title,
+        type_,
+        "",
+        "",
+        tags=tuple(json.loads(tags)),
+        aliases=tuple(json.loads(aliases)),
+        status=status,
+    )
+
+
+NOTE_COLUMNS = "path, title, type, status, aliases, tags"
 
 
 class NoteRows(Mapping[str, Note]):
@@ -131,25 +190,15 @@ class NoteRows(Mapping[str, Note]):
     def _row(self, note_id: str) -> Note | None:
         if note_id not in self._cache:
             row = self._con.execute(
-                "SELECT path, title, type, status, aliases, tags FROM notes WHERE note_id = ?",
-                (note_id,),
+                f"SELECT {NOTE_COLUMNS} FROM notes WHERE note_id = ?", (note_id,)
             ).fetchone()
-            self._cache[note_id] = (
-                None
-                if row is None
-                else Note(
-                    note_id,
-                    row[0],
-                    row[1],
-                    row[2],
-                    "",
-                    "",
-                    tags=tuple(json.loads(row[5])),
-                    aliases=tuple(json.loads(row[4])),
-                    status=row[3],
-                )
-            )
+            self._cache[note_id] = None if row is None else _note(note_id, row)
         return self._cache[note_id]
+
+    def every(self) -> list[Note]:
+        """Every note, in one query (finding a note by what a person typed)."""
+        rows = self._con.execute(f"SELECT note_id, {NOTE_COLUMNS} FROM notes ORDER BY rowid")
+        return [_note(row[0], row[1:]) for row in rows]
 
     def __getitem__(self, note_id: str) -> Note:
         note = self._row(note_id)
@@ -250,6 +299,24 @@ class NoteIndex:
                 if row[1] in notes
             ]
         return links
+
+    def kinds(self) -> set[str]:
+        """Every kind an edge of the notes uses (the user's edges are in the overlay)."""
+        row = self._con.execute("SELECT value FROM meta WHERE key = 'kinds'").fetchone()
+        return set(json.loads(row[0])) if row else set()
+
+    def edges_touching(self, nodes: list[str]) -> list[tuple[Edge, int]]:
+        """The notes' edges (no structure edges) out of or into `nodes`, each once, with its
+        occurrence."""
+        found: dict[int, tuple[Edge, int]] = {}  # by rowid: an edge between two of them once
+        for start in range(0, len(nodes), BATCH):
+            part = nodes[start : start + BATCH]
+            marks = ",".join("?" * len(part))
+            for column in ("source", "target"):
+                query = f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE {column} IN ({marks})"
+                for rowid, *fields, occurrence in self._con.execute(query, part):
+                    found[rowid] = (Edge(*fields), occurrence)
+        return list(found.values())
 
     def note_neighbours(self, note_id: str) -> list[str]:
         rows = self._con.execute(

@@ -55,6 +55,11 @@ def property_edge_links(note: Note, kinds: Collection[str]) -> list[tuple[str, L
 
 def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
     """belongs_to (chunk -> note), next (n -> n+1) and prev (n+1 -> n)."""
+    return structure_of(note.note_id, [chunk.chunk_id for chunk in chunks])
+
+
+def structure_of(note_id: str, chunk_ids: list[str]) -> list[Edge]:
+    """The structure edges of a note with these chunks (in order), as `structure_edges`."""
     edges = []
 
     def add(kind: str, source: str, target: str) -> None:
@@ -63,8 +68,8 @@ def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
                 kind,
                 source,
                 target,
-                note.note_id,
-                note.note_id,
+                note_id,
+                note_id,
                 "structure",
                 f"structure:{kind}",
                 STRUCTURE_CONFIDENCE,
@@ -72,11 +77,11 @@ def structure_edges(note: Note, chunks: list[Chunk]) -> list[Edge]:
             )
         )
 
-    for chunk in chunks:
-        add("belongs_to", chunk.chunk_id, note.note_id)
-    for first, second in zip(chunks, chunks[1:]):
-        add("next", first.chunk_id, second.chunk_id)
-        add("prev", second.chunk_id, first.chunk_id)
+    for chunk in chunk_ids:
+        add("belongs_to", chunk, note_id)
+    for first, second in zip(chunk_ids, chunk_ids[1:]):
+        add("next", first, second)
+        add("prev", second, first)
     return edges
 
 

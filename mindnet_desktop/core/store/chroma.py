@@ -146,9 +146,9 @@ class ChromaStore(LexicalQueries):
         out of step after a crash): no parsing, no embedding."""
         records = self.note_records()
         self.lexical.clear()
-        got = self._chunks.get(include=["metadatas", "documents"])
         docs = [
             codec.lexical_doc(records[meta["note_id"]], codec.chunk(meta, text))
+            for got in _pages(self._chunks, ["metadatas", "documents"])
             for meta, text in zip(got["metadatas"] or [], got["documents"] or [])
             if meta["note_id"] in records  # a chunk without its note is never searched
         ]
@@ -156,9 +156,9 @@ class ChromaStore(LexicalQueries):
         self.lexical.commit()
 
     def note_records(self) -> dict[str, NoteRecord]:
-        got = self._notes.get(include=["metadatas", "documents"])
         return {
             meta["note_id"]: codec.record(meta, doc)
+            for got in _pages(self._notes, ["metadatas", "documents"])
             for meta, doc in zip(got["metadatas"] or [], got["documents"] or [])
         }
 
@@ -294,7 +294,7 @@ class ChromaStore(LexicalQueries):
         return sorted(chunks, key=lambda c: c.seq)
 
     def chunk_ids(self) -> list[str]:
-        return list(self._chunks.get(include=[])["ids"])
+        return [i for got in _pages(self._chunks, []) for i in got["ids"]]
 
     def counts(self) -> dict[str, int]:
         return {"notes": self._notes.count(), "chunks": self._chunks.count()}
@@ -319,9 +319,7 @@ class ChromaStore(LexicalQueries):
     def chunk_pages(self, size: int = 2000) -> Iterator[tuple[list[str], Any, Any, Any]]:
         """Every chunk (ids, metadatas, documents, vectors), `size` at a time: for the chunk
         snapshot (`chunk_snapshot.py`); small pages let other threads run between calls."""
-        for offset in range(0, self._chunks.count(), size):
-            include: Any = ["metadatas", "documents", "embeddings"]
-            got = self._chunks.get(limit=size, offset=offset, include=include)
+        for got in _pages(self._chunks, ["metadatas", "documents", "embeddings"], size):
             yield list(got["ids"]), got["metadatas"], got["documents"], got["embeddings"]
 
     def chunks_of_notes(self, note_ids: list[str]) -> tuple[list[str], Any, Any, Any]:
@@ -356,7 +354,7 @@ class ChromaStore(LexicalQueries):
         if ids is not None and not ids:
             return [], np.zeros((0, self.embedder.dim), np.float32)
         if ids is None:
-            pages = [self._notes.get(include=["embeddings"])]
+            pages = list(_pages(self._notes, ["embeddings"]))
         else:
             pages = [
                 self._notes.get(ids=ids[start : start + READ_BATCH], include=["embeddings"])
@@ -402,3 +400,11 @@ def _vectors(got: Any) -> list[Any]:
     """The embeddings of a `get` answer (none when it holds no row)."""
     embeddings = got.get("embeddings")
     return [] if embeddings is None else list(embeddings)
+
+
+def _pages(collection: Any, include: Any, size: int | None = None) -> Iterator[Any]:
+    """A whole collection, `size` rows a call (default `READ_BATCH`): one call for every row
+    fails past ~32,000 of them (`too many SQL variables`, seen at 50,000 notes)."""
+    size = size or READ_BATCH
+    for offset in range(0, collection.count(), size):
+        yield collection.get(limit=size, offset=offset, include=include)

@@ -312,3 +312,36 @@ def test_reads_of_many_ids_are_split_into_calls_of_read_batch(tmp_path, monkeypa
     assert sorted(page_ids) == sorted(ids) and len(metas) == len(docs) == len(vectors) == 10
     assert sizes and max(sizes) <= 2
     store.close()
+
+
+def test_reads_of_every_row_go_in_pages_of_read_batch(tmp_path, monkeypatch):
+    """Guards whole-collection reads (issue 32, 50,000 notes): a `get` of every row failed
+    with `too many SQL variables` (a fresh `mindnet neighbors` whose snapshots were out of
+    step); the records, ids, vectors and the lexical rebuild read pages of READ_BATCH rows
+    and still see every row (shown to fail by one call of all)."""
+    from chromadb.api.models.Collection import Collection
+
+    from mindnet_desktop.core.store import chroma
+
+    monkeypatch.setattr(chroma, "READ_BATCH", 2)
+    store = ChromaStore(tmp_path / "data", EMBEDDER)
+    notes = [
+        note_record(f"N/{i}", "concept", [f"Text {i} {j}" for j in range(2)]) for i in range(5)
+    ]
+    store.write_notes(notes)
+    limits: list[int | None] = []
+    real = Collection.get
+
+    def spy(self, *args, **kw):  # type: ignore[no-untyped-def]
+        if not kw.get("ids") and not kw.get("where"):
+            limits.append(kw.get("limit"))
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(Collection, "get", spy)
+    assert sorted(store.note_records()) == [f"N/{i}" for i in range(5)]
+    assert len(store.chunk_ids()) == 10
+    assert len(store.note_vectors()[0]) == 5
+    store.rebuild_lexical()
+    assert store.lexical.count() == 10
+    assert limits and all(limit is not None and limit <= 2 for limit in limits)
+    store.close()

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from mindnet_desktop.core.domain import Edge, drain
+from mindnet_desktop.core.graph.neighbourhood import note_of
+from mindnet_desktop.core.graph.note_index import NoteIndex
 from mindnet_desktop.core.graph.queries import QueryError
 from mindnet_desktop.core.ingest.note_edit import (
     EDIT_JOURNAL,
@@ -19,7 +21,7 @@ from mindnet_desktop.core.ingest.note_edit import (
     insert_callout,
     write_atomic,
 )
-from mindnet_desktop.core.service.notes.lookup import FindsNotes
+from mindnet_desktop.core.service.notes.lookup import FindsNotes, match_note
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.config.type_registry import TypeRegistry
@@ -110,6 +112,19 @@ def resolve_node(mn: EdgeReads, ref: str) -> str:
             return node
         raise QueryError(f"unknown chunk '{ref}': the note has no chunk {seq}")
     return mn.find_note(ref).note.note_id
+
+
+def resolve_in_index(index: NoteIndex, ref: str) -> str:
+    """`resolve_node` over the note index, for a process that has not loaded the graph."""
+    if note_of(index, ref) is not None:
+        return ref
+    head, sep, seq = ref.rpartition("#")
+    if sep and seq.isdigit():
+        node = f"{match_note(index.notes.every(), head).note_id}#{seq}"
+        if note_of(index, node) is not None:
+            return node
+        raise QueryError(f"unknown chunk '{ref}': the note has no chunk {seq}")
+    return match_note(index.notes.every(), ref).note_id
 
 
 def edge_by_id(mn: EdgeReads, edge_id: str) -> Edge:

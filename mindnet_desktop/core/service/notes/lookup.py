@@ -60,15 +60,20 @@ def find_note(records: Mapping[str, NoteRecord], ref: str) -> NoteRecord:
     by path when several match the same way."""
     if ref in records:
         return records[ref]
+    return records[match_note([r.note for r in records.values()], ref).note_id]
+
+
+def match_note(notes: list[Note], ref: str) -> Note:
+    """`find_note` over notes (the note index's rows, say) when none has `ref` as its id."""
     wanted = _fold(ref)
     for match in (
-        lambda r: _fold(r.note.path) == wanted,
-        lambda r: _fold(r.note.note_id) == wanted,
-        lambda r: _fold(r.note.title) == wanted,
-        lambda r: _fold(r.note.name) == wanted,
-        lambda r: wanted in (_fold(a) for a in r.note.aliases),
+        lambda n: _fold(n.path) == wanted,
+        lambda n: _fold(n.note_id) == wanted,
+        lambda n: _fold(n.title) == wanted,
+        lambda n: _fold(n.name) == wanted,
+        lambda n: wanted in (_fold(a) for a in n.aliases),
     ):
-        hits = sorted((r for r in records.values() if match(r)), key=lambda r: r.note.path)
+        hits = sorted((n for n in notes if match(n)), key=lambda n: n.path)
         if hits:
             return hits[0]
     raise NoteNotFoundError(f"No note matches '{ref}' (by id, path, title, alias or name).")

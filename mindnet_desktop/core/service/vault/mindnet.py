@@ -22,6 +22,7 @@ from mindnet_desktop.core.config.type_registry import TypeRegistry, load_types, 
 from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+from mindnet_desktop.core.graph.neighbourhood import neighbourhood
 from mindnet_desktop.core.graph.queries import GraphQueries
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
@@ -30,7 +31,7 @@ from mindnet_desktop.core.ingest.note_edit import EDIT_JOURNAL, clean_interrupte
 from mindnet_desktop.core.models.embedders import Embedder, make_embedder
 from mindnet_desktop.core.retrieval.rag import Searcher
 from mindnet_desktop.core.retrieval.retriever import HybridRetriever
-from mindnet_desktop.core.service.notes import lookup
+from mindnet_desktop.core.service.notes import edge_actions, lookup
 from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
 from mindnet_desktop.core.service.search.view import SearchView
 from mindnet_desktop.core.service.vault.state import VaultState
@@ -282,6 +283,18 @@ class Mindnet:
     @property
     def queries(self) -> GraphQueries:
         return GraphQueries(self.graph, self.vocabulary.symmetric)
+
+    def neighbour_queries(self, ref: str) -> tuple[str, GraphQueries]:
+        """The node `ref` names (`resolve_node`) and queries of its neighbours: over the whole
+        graph, or in a fresh reader over its neighbourhood read from the note index
+        (`graph/neighbourhood.py`; 50,000 notes: milliseconds instead of 1.6 s to load the
+        graph)."""
+        index = self.state.fresh_index()
+        if index is None:
+            return edge_actions.resolve_node(self, ref), self.queries
+        node = edge_actions.resolve_in_index(index, ref)
+        part = neighbourhood(index, node, self.overlay)
+        return node, GraphQueries(part, self.vocabulary.symmetric)
 
     @property
     def searcher(self) -> Searcher:

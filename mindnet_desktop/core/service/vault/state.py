@@ -28,7 +28,7 @@ from typing import Any
 from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
-from mindnet_desktop.core.graph.note_index import write_note_index
+from mindnet_desktop.core.graph.note_index import NoteIndex, write_note_index
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import ImportOutcome
 from mindnet_desktop.core.ingest.links import ResolverCache
@@ -120,8 +120,11 @@ class VaultState:
     def vocabulary(self) -> Vocabulary:
         """Built-in kinds, the vault's custom kinds and every kind used by an edge."""
         if self._vocabulary is None:
+            index = None if self._graph is not None else self.fresh_index()
             if self._graph is not None:  # a graph query need not load every record
                 used = {str(k) for _, _, k in self._graph.graph.edges(data="kind") if k}
+            elif index is not None:  # nor a fresh reader's, which reads the note index
+                used = index.kinds()
             else:
                 used = {e.kind for r in self.records.values() for e in r.edges}
             used |= {e.kind for e in self.overlay.user_edges.values()}
@@ -136,6 +139,15 @@ class VaultState:
             fresh = self.fresh_reader and self._records is None and self._graph is None
             self._search_view = open_search_view(self, fresh, self.keep_caches)
         return self._search_view
+
+    def fresh_index(self) -> NoteIndex | None:
+        """The note index when this is a lazy reader that has loaded neither the records nor
+        the graph and one in step is there (`search_view`); else None."""
+        if not self.fresh_reader:
+            return None
+        if self._search_view is None and (self._records is not None or self._graph is not None):
+            return None  # (a view over them would load the rest)
+        return self.search_view.index
 
     def has_note(self, note_id: str) -> bool:
         view = self._search_view  # a fresh search's note index; else no graph need be loaded
