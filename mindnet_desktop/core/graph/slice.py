@@ -171,20 +171,33 @@ def whole_vault(
     g = queries.g
     nodes = {n: _node(queries, n) for n, kind in g.nodes(data="kind") if kind == "note"}
     edges: list[SliceEdge] = []
-    for u, v, key, data in g.edges(keys=True, data=True):
-        if kinds is not None and data["kind"] not in kinds:
+    # NetworkX's own dicts, not its views (which wrap every step: 2.5x slower at 577,000
+    # edges); the structure edges (70 % of them) join a note's own chunks, never drawn.
+    attrs, succ = g._node, g._succ
+    for u, targets in succ.items():
+        u_data = attrs[u]
+        source = u_data["note_id"] if u_data.get("kind") == "chunk" else u
+        if source not in nodes:
             continue
-        if data.get("deleted") and not include_deleted:
-            continue
-        if not (_drawable(queries, v) or g.nodes[v].get("kind") == "chunk"):
-            continue
-        source, target = queries.project(u, "note"), queries.project(v, "note")
-        if source == target or source not in nodes:
-            continue
-        if target not in nodes:
-            nodes[target] = _node(queries, target)
-        hop = Hop(key, data["kind"], source, target, "out")
-        edges.append(_edge(source, target, hop, data))
+        for v, keyed in targets.items():
+            v_data = attrs[v]
+            end = v_data.get("kind")
+            if end not in ("note", "unresolved", "chunk"):
+                continue
+            target = v_data["note_id"] if end == "chunk" else v
+            if source == target:
+                continue
+            for key, data in keyed.items():
+                if data["provenance"] == "structure":
+                    continue
+                if kinds is not None and data["kind"] not in kinds:
+                    continue
+                if data.get("deleted") and not include_deleted:
+                    continue
+                if target not in nodes:
+                    nodes[target] = _node(queries, target)
+                hop = Hop(key, data["kind"], source, target, "out")
+                edges.append(_edge(source, target, hop, data))
     return GraphSlice(nodes, edges, None)
 
 
