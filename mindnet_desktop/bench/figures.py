@@ -411,7 +411,9 @@ def graph(run: BenchRun) -> None:
 
 def whole_vault_view(run: BenchRun) -> Figure:
     """The whole-vault graph view of the bench's vault at a start whose layout an earlier
-    start saved (`ui/bench/graph.py --vault`), offscreen in a fresh process."""
+    start saved (`ui/bench/graph.py --vault`), offscreen in a fresh process: from the switch
+    to the whole vault in a window that has opened the vault (the graph's load, which the
+    opening does, is in the detail)."""
     got = module_json(
         "mindnet_desktop.ui.bench.graph",
         "--vault",

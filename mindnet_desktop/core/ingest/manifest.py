@@ -7,16 +7,14 @@ is written and saved after, so a crash in between only costs one rebuild from th
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.files import atomic_writer
+from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.ingest.links import NoteKey
 from mindnet_desktop.core.store.protocol import NoteRecord
 
@@ -100,7 +98,7 @@ class Manifest:
             entries = self._kept[1]
             return dict(entries) if len(entries) == expected_notes else None
         try:
-            with _no_cyclic_gc():
+            with paused_gc():  # none of the entries is garbage (gcpause.py)
                 read = self._read(expected_notes)
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -140,17 +138,3 @@ class Manifest:
     def invalidate(self) -> None:
         self._kept = None
         self.path.unlink(missing_ok=True)
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """The cyclic GC paused while a large JSON is turned into objects: each collection it
-    triggers scans every object the process holds (at 20,000 notes the manifest's load took
-    0.4-1.1 s with it, 0.1 s without); none of these objects is garbage."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -33,6 +33,7 @@ from typing import IO, Any, cast
 import numpy as np
 
 from mindnet_desktop.core.files import atomic_writer
+from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.models.weights import cache_dir
 
 log = logging.getLogger(__name__)
@@ -94,18 +95,14 @@ def cached_use_tokenizer(model_file: Path, folder: Path | None = None) -> Any:
     folder = folder or cache_dir().parent / "tokenizers"
     path = folder / f"usem3-{_key(model_file)}.pickle"
     if path.is_file():
-        enabled = gc.isenabled()
-        gc.disable()  # many small strings: the cyclic GC would scan them again and again
-        try:
-            with open(path, "rb") as handle:
-                tokenizer = _load(UseTokenizer, handle)
-            gc.freeze()  # kept for the process: no GC pass need scan its strings (snapshot.py)
-            return tokenizer
-        except Exception as exc:  # noqa: BLE001 - a broken cache file is built again
-            log.warning("tokenizer cache %s is unusable (%s); building it again", path, exc)
-        finally:
-            if enabled:
-                gc.enable()
+        with paused_gc():  # many small strings: the cyclic GC would scan them again and again
+            try:
+                with open(path, "rb") as handle:
+                    tokenizer = _load(UseTokenizer, handle)
+                gc.freeze()  # kept for the process: no GC pass need scan its strings
+                return tokenizer
+            except Exception as exc:  # noqa: BLE001 - a broken cache file is built again
+                log.warning("tokenizer cache %s is unusable (%s); building it again", path, exc)
     tokenizer = UseTokenizer(str(model_file))
     try:
         with atomic_writer(path) as handle:

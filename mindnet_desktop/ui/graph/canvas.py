@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.graph.layout import Positions
 from mindnet_desktop.ui.graph.scene import KEY, VEIL_ALPHA, bounds, build_scene
@@ -81,9 +82,10 @@ class GraphCanvas(QGraphicsView):
     def show_slice(self, graph: GraphSlice, positions: Positions) -> None:
         """Replace the scene by `graph` drawn at `positions` (missing nodes at the origin)."""
         palette = self.palette()
-        drawn = build_scene(
-            self, graph, positions, self._outline, palette.text(), palette.base().color()
-        )
+        with paused_gc():  # a whole vault's items: 1.2 s of collections at 50,000 notes
+            drawn = build_scene(
+                self, graph, positions, self._outline, palette.text(), palette.base().color()
+            )
         scene = drawn.scene
         self.slice, self.nodes, self.edges = graph, drawn.nodes, drawn.edges
         self.edge_data: dict[str, SliceEdge] = {edge.id: edge for edge in graph.edges}
@@ -390,4 +392,5 @@ class GraphCanvas(QGraphicsView):
             self.resetTransform()
             self.scale(MAX_FIT_ZOOM, MAX_FIT_ZOOM)
             self.centerOn(rect.center())
-        self.update_labels()
+        with paused_gc():  # the first placement of titles fills a grid of every node
+            self.update_labels()

@@ -133,10 +133,10 @@ class LabelLayer:
         self.ink = ink
         self.font = QFont()
         metrics = QFontMetricsF(self.font)
-        self.sizes = np.array(
-            [(metrics.horizontalAdvance(t) + 1, metrics.height()) for t in titles] or [(0, 0)],
-            dtype=float,
-        ).reshape(-1, 2)
+        widths = [metrics.horizontalAdvance(t) + 1 for t in titles] or [0.0]
+        self.sizes = np.empty((len(widths), 2))
+        self.sizes[:, 0] = widths
+        self.sizes[:, 1] = metrics.height() if titles else 0.0
         self.items: dict[int, QGraphicsSimpleTextItem] = {}
         self.shown: set[int] = set()
         self._grid: Grid = {}

@@ -1,14 +1,16 @@
 """Builds the scene of one `GraphSlice`: edges, nodes (size by degree), the hover layer, the
 title layer; plain C++ items (ellipses and paths, no Python subclasses, no shadows), so
-painting thousands of them never calls back into Python."""
+painting thousands of them never calls back into Python. Beyond `BATCH_EDGES_FROM` edges
+(a whole vault of tens of thousands of notes) one `EdgeBatch` paints every edge instead."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -16,10 +18,11 @@ from PySide6.QtWidgets import (
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
+    QStyleOptionGraphicsItem,
     QWidget,
 )
 
-from mindnet_desktop.core.graph.slice import GraphSlice
+from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge
 from mindnet_desktop.ui.graph.labels import KEY, HoverFocus, LabelLayer
 from mindnet_desktop.ui.graph.layout import Positions
 from mindnet_desktop.ui.graph.style import (
@@ -31,9 +34,11 @@ from mindnet_desktop.ui.graph.style import (
     short_title,
 )
 
-__all__ = ["KEY", "VEIL_ALPHA", "DrawnGraph", "bounds", "build_scene"]
+__all__ = ["KEY", "VEIL_ALPHA", "DrawnGraph", "EdgeBatch", "EdgeItems", "bounds", "build_scene"]
 
 VEIL_ALPHA = 215  # of 255: what a hover does not touch shows through at about 15 %
+BATCH_EDGES_FROM = 20_000  # more edges: one `EdgeBatch` paints them all
+BATCH_ALPHA = 0.35  # of each pen's opacity, for the batch's thin lines
 
 
 @dataclass
@@ -42,7 +47,7 @@ class DrawnGraph:
 
     scene: QGraphicsScene
     nodes: dict[str, QGraphicsEllipseItem]
-    edges: dict[str, QGraphicsPathItem]
+    edges: Mapping[str, QGraphicsPathItem]  # in the scene; or `EdgeItems` (made when asked)
     ids: list[str]
     index_of: dict[str, int]
     adjacent: dict[str, list[str]]  # node -> ids of its edges
@@ -85,24 +90,29 @@ def build_scene(
     # titles, the hover text. A layer is one parent: one call hides or shows all it holds.
     edge_layer, focus_layer, label_layer = (_layer() for _ in range(3))
     seen: dict[tuple[str, str], int] = {}
-    bends, ends, ends_radii = [], [], []
+    bends = []
     for edge in graph.edges:
         pair = (edge.source, edge.target)
         nth = seen[pair] = seen.get(pair, -1) + 1
         bends.append(0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1))
-        a, b = index[edge.source], index[edge.target]
-        ends.append((*points[a], *points[b]))
-        ends_radii.append((radii[a], radii[b]))
-    rows = edge_geometry(
-        np.array(ends).reshape(-1, 4), np.array(bends), np.array(ends_radii).reshape(-1, 2)
-    ).tolist()
-    edges: dict[str, QGraphicsPathItem] = {}
-    for edge, bend, row in zip(graph.edges, bends, rows):
-        item = QGraphicsPathItem(edge_layer)
-        item.setPen(edge_pen(edge))  # before the path: the bounds are computed once
-        item.setPath(edge_path(row, bool(bend)))
-        item.setData(KEY, ("edge", edge.id))
-        edges[edge.id] = item
+    count = len(graph.edges)
+    a = np.fromiter((index[edge.source] for edge in graph.edges), np.intp, count)
+    b = np.fromiter((index[edge.target] for edge in graph.edges), np.intp, count)
+    geometry = edge_geometry(
+        np.hstack([points[a], points[b]]), np.array(bends), np.stack([radii[a], radii[b]], 1)
+    )
+    edges: Mapping[str, QGraphicsPathItem]
+    if len(graph.edges) > BATCH_EDGES_FROM:
+        edges = EdgeItems(graph.edges, geometry, bends)
+        EdgeBatch(graph.edges, geometry, edge_layer)
+    else:
+        edges = {}
+        for edge, bend, row in zip(graph.edges, bends, geometry.tolist()):
+            item = QGraphicsPathItem(edge_layer)
+            item.setPen(edge_pen(edge))  # before the path: the bounds are computed once
+            item.setPath(edge_path(row, bool(bend)))
+            item.setData(KEY, ("edge", edge.id))
+            edges[edge.id] = item
     nodes: dict[str, QGraphicsEllipseItem] = {}
     for i, node in enumerate(graph.nodes.values()):
         (x, y), r = points[i], radii[i]
@@ -143,6 +153,96 @@ def build_scene(
         labels,
         hover,
     )
+
+
+class EdgeItems(Mapping[str, QGraphicsPathItem]):
+    """The edges of a large graph as items, each made when first asked for and kept, never
+    in the scene: the hovered note's edges are drawn from them (`HoverFocus` copies them),
+    and their paths say where an edge's middle is."""
+
+    def __init__(self, edges: list[SliceEdge], geometry: np.ndarray, bends: list[float]) -> None:
+        self._row = {edge.id: i for i, edge in enumerate(edges)}
+        self._edges, self._geometry, self._bends = edges, geometry, bends
+        self._made: dict[str, QGraphicsPathItem] = {}
+
+    def __getitem__(self, edge_id: str) -> QGraphicsPathItem:
+        item = self._made.get(edge_id)
+        if item is None:
+            i = self._row[edge_id]  # KeyError for an unknown edge, as a dict
+            item = QGraphicsPathItem()
+            item.setPen(edge_pen(self._edges[i]))
+            item.setPath(edge_path(self._geometry[i].tolist(), bool(self._bends[i])))
+            item.setData(KEY, ("edge", edge_id))
+            self._made[edge_id] = item
+        return item
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._row)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+
+class EdgeBatch(QGraphicsItem):
+    """Every edge of a large graph painted by one item: straight lines from node to node (no
+    arrow heads, parallel edges on one line), one `drawLines` call per pen. 174,000 edges
+    as items took ~2.5 s to build and ~1 s to paint; as one picture ~0.1 s each. The price:
+    an edge is not an item one can point at; a hovered note's edges are (see `EdgeItems`),
+    and a note's neighbourhood view draws every edge as an item again."""
+
+    def __init__(self, edges: list[SliceEdge], geometry: np.ndarray, parent: QGraphicsItem) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setAcceptHoverEvents(False)
+        lines = geometry[:, [0, 1, 4, 5]]  # start and end of each line
+        by_pen: dict[int, list[int]] = {}
+        pens: dict[int, QPen] = {}
+        for i, edge in enumerate(edges):
+            pen = edge_pen(edge)
+            by_pen.setdefault(id(pen), []).append(i)
+            pens[id(pen)] = pen
+        for key, pen in pens.items():  # thin and see-through: where many run, it darkens
+            light = QPen(pen)
+            colour = light.color()
+            colour.setAlpha(int(colour.alpha() * BATCH_ALPHA))
+            light.setColor(colour)
+            light.setWidthF(1.0)
+            pens[key] = light
+        self._groups = []
+        for key, rows in by_pen.items():
+            coords = lines[rows]
+            qlines = [QLineF(*row) for row in coords.tolist()]
+            low = np.minimum(coords[:, :2], coords[:, 2:])
+            high = np.maximum(coords[:, :2], coords[:, 2:])
+            self._groups.append((pens[key], qlines, low, high))
+        if len(lines):
+            x0, y0 = np.minimum(lines[:, :2], lines[:, 2:]).min(axis=0)
+            x1, y1 = np.maximum(lines[:, :2], lines[:, 2:]).max(axis=0)
+            self._rect = QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-2, -2, 2, 2)
+        else:
+            self._rect = QRectF()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._rect
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: object = None
+    ) -> None:
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        whole = exposed.contains(self._rect)
+        box = (exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
+        for pen, qlines, low, high in self._groups:
+            painter.setPen(pen)
+            if whole:
+                painter.drawLines(qlines)
+                continue
+            # Zoomed in: only the lines whose box meets the exposed part.
+            seen = (high[:, 0] >= box[0]) & (low[:, 0] <= box[2])
+            seen &= (high[:, 1] >= box[1]) & (low[:, 1] <= box[3])
+            picked = np.flatnonzero(seen)
+            if len(picked):
+                painter.drawLines([qlines[i] for i in picked.tolist()])
 
 
 def bounds(points: np.ndarray, radii: np.ndarray) -> QRectF:

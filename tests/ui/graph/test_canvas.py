@@ -90,3 +90,59 @@ def test_keys_zoom_and_fit(qtbot) -> None:
     assert canvas.transform().m11() == fitted
     qtbot.keyClick(canvas, Qt.Key.Key_Minus)
     assert canvas.transform().m11() < fitted
+
+
+def test_a_graph_past_the_batch_size_paints_its_edges_as_one_item(qtbot, monkeypatch) -> None:
+    """Guards the whole-vault view of a large vault: past `BATCH_EDGES_FROM` edges one item
+    paints them all (lines where the edges run), while a hovered note's edges are still
+    drawn on top as items and an edge still has a place (shown to fail by painting
+    nothing, or by an `EdgeItems` that loses edges)."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from mindnet_desktop.ui.graph import scene as scene_module
+    from mindnet_desktop.ui.graph.scene import EdgeBatch
+
+    graph = synthetic_slice(300, 3.0)
+    positions = layout(graph)
+
+    def painted(canvas: GraphCanvas) -> QImage:
+        canvas.labels.layer.hide()
+        for item in canvas.nodes.values():
+            item.hide()  # the edges alone
+        image = QImage(canvas.viewport().size(), QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        canvas.render(painter)
+        painter.end()
+        return image
+
+    def ink(image: QImage) -> int:
+        return sum(
+            image.pixelColor(x, y) != QColor("white")
+            for x in range(0, image.width(), 3)
+            for y in range(0, image.height(), 3)
+        )
+
+    canvases = []
+    for batch_from in (10**9, 100):
+        monkeypatch.setattr(scene_module, "BATCH_EDGES_FROM", batch_from)
+        canvas = GraphCanvas()
+        qtbot.addWidget(canvas)
+        canvas.resize(600, 400)
+        canvas.show()
+        canvas.show_slice(graph, positions)
+        canvas.fit()
+        canvas.settle_now()
+        canvases.append(canvas)
+    items, batched = canvases
+    batches = [i for i in batched.scene().items() if isinstance(i, EdgeBatch)]
+    assert len(batches) == 1 and isinstance(items.edges, dict)
+    assert set(batched.edges) == set(items.edges) == {e.id for e in graph.edges}
+    edge = graph.edges[0]
+    assert batched.viewport_pos("edge", edge.id) == items.viewport_pos("edge", edge.id)
+    assert batched.edges[edge.id].scene() is None  # made when asked, never in the scene
+    lines, one = ink(painted(items)), ink(painted(batched))
+    assert one > 0.5 * lines > 0  # the same lines, without arrow heads
+    hub = max(graph.nodes, key=lambda n: len(batched._adjacent[n]))
+    batched.highlight(hub)
+    assert len(batched._focus.layer.childItems()) >= len(batched._adjacent[hub])
