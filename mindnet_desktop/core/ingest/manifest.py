@@ -25,6 +25,7 @@ EMBED_RECIPE = 2
 # CommonMark reader, docs/markdown.md), so that notes imported before are derived again
 # (chunks whose text did not change keep their vectors).
 EDGE_RULES = 3
+SAVE_SLICE = 1000  # entries encoded in one call (~4 ms)
 
 
 @dataclass(frozen=True)
@@ -127,11 +128,15 @@ class Manifest:
     def save(self, entries: list[ManifestEntry]) -> None:
         """Write atomically (temp file + rename)."""
         # vars(), not asdict(): no deep copy of every tuple (2.5 s -> ~0.2 s at 6,500 notes);
-        # dumps(), not dump(): the C encoder writes one string instead of many small pieces.
-        data = {"schema": MANIFEST_SCHEMA, "notes": [vars(e) for e in entries]}
-        text = json.dumps(data, ensure_ascii=False)
+        # dumps(), not dump(): the C encoder writes one string instead of many small pieces;
+        # in slices: one call holds the GIL throughout (0.2 s at 50,000 notes, a pause of
+        # the window's thread and of a search waiting for the edit just written).
         with atomic_writer(self.path, text=True) as handle:
-            handle.write(text)
+            handle.write(f'{{"schema": {MANIFEST_SCHEMA}, "notes": [')
+            for start in range(0, len(entries), SAVE_SLICE):
+                part = [vars(e) for e in entries[start : start + SAVE_SLICE]]
+                handle.write(("," if start else "") + json.dumps(part, ensure_ascii=False)[1:-1])
+            handle.write("]}")
         stamp = self._stamp()
         self._kept = (stamp, {e.path: e for e in entries}) if stamp is not None else None
 

@@ -129,6 +129,7 @@ class VaultWatcher:
         # Note paths changed since the last import (None: compare the whole vault).
         self._paths: set[str] | None = None
         self._paths_lock = threading.Lock()
+        self._last_event = 0.0  # time.monotonic() of the last relevant event
         self._stop = threading.Event()
         self._observer: Any = None
         self._observer_lock = threading.Lock()  # the worker restarts it, stop() ends it
@@ -190,6 +191,7 @@ class VaultWatcher:
         self._changed({rel for rel in rels if rel is not None and is_note_path(rel)})
 
     def _changed(self, paths: set[str] | None) -> None:
+        self._last_event = time.monotonic()
         with self._paths_lock:
             if paths is None:
                 self._paths = None
@@ -227,13 +229,13 @@ class VaultWatcher:
                     self._idle_due = None
                     self._call(self.on_idle)
                 continue
-            # Debounce: wait until no event arrived for a whole quiet period.
-            while True:
-                self._dirty.clear()
-                if self._stop.wait(self.debounce):
+            # Debounce: wait until no event arrived for a whole quiet period, counted from
+            # the last event (one save's events trickle in over a few milliseconds: counted
+            # from the wake-up, each straggler cost a whole period more).
+            while (quiet := time.monotonic() - self._last_event) < self.debounce:
+                if self._stop.wait(self.debounce - quiet):
                     return
-                if not self._dirty.is_set():
-                    break
+            self._dirty.clear()
             if folder_identity(self.vault) != self._identity:
                 self._recover()  # never import a vault that is gone or half there
                 continue
