@@ -73,6 +73,11 @@ class KnowledgeGraph:
         kg.graph, kg._owned, kg._chunks, kg.edge_index = state
         return kg
 
+    def set_chunks(self, note_id: str, chunks: list[str]) -> None:
+        """The note's chunk nodes, for a part of the graph built edge by edge
+        (`neighbourhood.py`): at note level the note stands for them."""
+        self._chunks[note_id] = list(chunks)
+
     def chunks_of(self, note_id: str) -> list[str]:
         return list(self._chunks.get(note_id, []))
 

@@ -46,7 +46,7 @@ def neighbourhood(index: NoteIndex, node: str, overlay: EdgeOverlay) -> Knowledg
         if e.source_id in inside or graph_node(e) in inside
     ]
     _add_nodes(kg, index, note_id, chunks, edges)
-    kg._chunks[note_id] = list(chunks)
+    kg.set_chunks(note_id, chunks)
     for edge, occurrence in edges:
         if edge.source_id in kg.graph:  # as `sync_user_edges`: never from a missing node
             kg.add_edge(edge, occurrence)
