@@ -230,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`mindnet notes --json | head`): quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nor a second error when Python flushes it
+        return 141  # as a shell reports a process ended by SIGPIPE
     except Exception as exc:  # every failure reaches the user as one clear message
         message = user_message(exc)
         if message is None:

@@ -222,3 +222,29 @@ def test_progress_bar_is_drawn_on_a_terminal_only(capsys):
     assert "3/3" in err and "#" * 30 in err and "Notiz 3.md" in err
     assert drive(work(), show_progress=False) == "done"
     assert capsys.readouterr().err == ""
+
+
+def test_a_reader_that_stops_reading_ends_the_output_quietly(tmp_path):
+    """`mindnet notes --json | head -c 50`: the closed pipe ends the command with no
+    traceback and no error message (shown to fail without the BrokenPipeError branch)."""
+    vault, data = tmp_path / "vault", tmp_path / "data"
+    vault.mkdir()
+    for i in range(800):  # more JSON than a pipe holds: the writer meets the closed end
+        (vault / f"Note {i:03d}.md").write_text(f"# Note {i}\nText {i}.\n", encoding="utf-8")
+    where = ["--vault", str(vault), "--data-dir", str(data)]
+    assert main([*where, "import", "--json"]) == 0
+    cli = [sys.executable, "-m", "mindnet_desktop.cli.main", *where, "notes", "--json"]
+    command = " ".join(f"'{a}'" for a in cli) + " | head -c 50"
+    done = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        env={
+            "MINDNET_EMBEDDER": "hash",
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        },
+        timeout=300,
+    )
+    assert done.stdout.startswith("{") and len(done.stdout) == 50
+    assert "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, done.stderr

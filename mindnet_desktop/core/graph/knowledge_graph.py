@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from mindnet_desktop.core.domain import Edge, chunk_id
+from mindnet_desktop.core.domain import Edge, Note, chunk_id
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
@@ -34,6 +34,19 @@ def graph_node(edge: Edge) -> str:
         if edge.resolved or edge.provenance == "structure"
         else UNRESOLVED_PREFIX + edge.target_id
     )
+
+
+def note_attrs(note: Note) -> dict[str, Any]:
+    """A note node's attributes."""
+    return {
+        "kind": "note",
+        "title": note.title,
+        "type": note.type,
+        "path": note.path,
+        "status": note.status,
+        "tags": list(note.tags),
+        "aliases": list(note.aliases),
+    }
 
 
 class KnowledgeGraph:
@@ -157,16 +170,7 @@ class KnowledgeGraph:
         note = record.note
         chunks = [chunk_id(note.note_id, seq) for seq in range(1, record.chunk_count + 1)]
         self.remove_note(note.note_id, keep_node=True, keep_chunks=set(chunks))
-        self._set_node(
-            note.note_id,
-            kind="note",
-            title=note.title,
-            type=note.type,
-            path=note.path,
-            status=note.status,
-            tags=list(note.tags),
-            aliases=list(note.aliases),
-        )
+        self._set_node(note.note_id, **note_attrs(note))
         for seq, node in enumerate(chunks, start=1):
             self._set_node(node, kind="chunk", note_id=note.note_id, seq=seq)
         self._chunks[note.note_id] = chunks

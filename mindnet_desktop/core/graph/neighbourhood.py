@@ -10,7 +10,7 @@ edges), so the same query over it answers as over the whole graph.
 from __future__ import annotations
 
 from mindnet_desktop.core.domain import Edge, chunk_id
-from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, graph_node
+from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, graph_node, note_attrs
 from mindnet_desktop.core.graph.note_index import NoteIndex
 from mindnet_desktop.core.ingest.edges import structure_of
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
@@ -72,17 +72,7 @@ def _add_nodes(
     for end in sorted(ends):
         owner, sep, seq = end.rpartition("#")
         if end in index.notes:
-            note = index.notes[end]
-            kg.graph.add_node(
-                end,
-                kind="note",
-                title=note.title,
-                type=note.type,
-                path=note.path,
-                status=note.status,
-                tags=list(note.tags),
-                aliases=list(note.aliases),
-            )
+            kg.graph.add_node(end, **note_attrs(index.notes[end]))
         elif sep and seq.isdigit():
             if owner not in counts:
                 counts[owner] = len(index.chunks_of(owner))
