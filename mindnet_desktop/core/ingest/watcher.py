@@ -53,9 +53,12 @@ def folder_identity(folder: Path) -> tuple[int, int] | None:
 
 
 def vault_relative(vault: Path, path: str) -> str | None:
-    """`path` as a vault-relative POSIX path; None outside the vault or for the vault itself."""
+    """`path` as a vault-relative POSIX path; None outside the vault or for the vault itself.
+    Only its folder is resolved: a note that is a link counts at its own path, as a scan
+    counts it."""
     try:
-        rel = Path(path).resolve().relative_to(vault).as_posix()
+        given = Path(path)
+        rel = (given.parent.resolve() / given.name).relative_to(vault).as_posix()
     except ValueError:
         return None
     return None if rel == "." else rel

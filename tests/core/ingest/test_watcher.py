@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from mindnet_desktop.core.ingest.importer import ImportOptions, scan_vault
-from mindnet_desktop.core.ingest.watcher import MAX_PATHS, VaultWatcher, complete, relevant
+from mindnet_desktop.core.ingest.watcher import (
+    MAX_PATHS,
+    VaultWatcher,
+    complete,
+    relevant,
+    vault_relative,
+)
 from tests.conftest import run_import
 
 
@@ -229,3 +235,14 @@ def test_too_many_paths_or_lost_events_compare_the_whole_vault(tmp_path):
     for i in range(MAX_PATHS + 1):
         watcher._event(FileModifiedEvent(str(tmp_path / f"n{i}.md")))
     assert watcher._take_paths() is None
+
+
+def test_a_note_that_is_a_link_is_named_by_its_own_path(tmp_path):
+    """A link to another note is a note of its own (as `scan_vault` counts it): its events
+    name it, not the note it points to (shown to fail by resolving the whole path)."""
+    vault = tmp_path.resolve()
+    (vault / "a.md").write_text("a", encoding="utf-8")
+    (vault / "d.md").symlink_to(vault / "a.md")
+    assert vault_relative(vault, str(vault / "d.md")) == "d.md"
+    assert vault_relative(vault, str(vault)) is None
+    assert vault_relative(vault, "/elsewhere/x.md") is None
