@@ -76,7 +76,9 @@ class ObedientModel(LlamaChat):
     def count_tokens(self, text: str) -> int:
         return len(text) // 3 + 1
 
-    def stream(self, messages, cancel=None, max_tokens=None, temperature=None) -> Iterator[Token]:
+    def stream(
+        self, messages, cancel=None, max_tokens=None, temperature=None, prefix=None
+    ) -> Iterator[Token]:
         self.prompts.append(messages)
         reply = obeying(messages[0]["content"]) if "admin mode" in str(messages) else "FACT"
         for word in reply.split(" "):

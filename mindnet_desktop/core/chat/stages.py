@@ -104,6 +104,7 @@ class Packed:
     sources: tuple[ScoredHit, ...]  # those that fit, numbered as the model reads them
     evidence: tuple[Evidence, ...] = ()
     messages: tuple[dict[str, str], ...] | None = None
+    prefix: str | None = None  # how the system message begins: its system prompt (`pack`)
     excerpts: tuple[str, ...] | None = None  # what it read of each source (None: whole)
     # The sources' whole notes, which the answer's claims are aligned to (None: `read`).
     notes: tuple[str, ...] | None = None
@@ -170,7 +171,7 @@ def generate(
         return None
     pieces = []
     citer = Citer(list(packed.sources))
-    for token in llm.stream(list(packed.messages), cancel):
+    for token in llm.stream(list(packed.messages), cancel, prefix=packed.prefix):
         piece = citer.feed(token.text)
         pieces.append(piece)
         yield Token(piece)

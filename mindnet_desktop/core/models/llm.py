@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 
 from mindnet_desktop.core.models.local import resolve_chat_model
+from mindnet_desktop.core.models.prefix_states import PrefixStates
 from mindnet_desktop.core.models.weights import ALIASES, PACKAGED, ModelError
 
 MIN_ANSWER_TOKENS = 256
-# Model states kept after each answer (0: none), so that a prompt starting like an earlier
-# one that is no longer the last (another intent's system prompt came between) skips that
-# part of its prefill. Off by default: each state holds a copy of the logits (~300 MiB for a
-# 150k-token vocabulary), measured +950 MiB of peak memory, while consecutive answers share
-# the system prompt anyway: llama.cpp keeps the last prompt and reads only what differs.
+# llama-cpp-python's own cache of whole model states kept after each answer (0: none). Off by
+# default: each state holds a copy of the logits (~300 MiB for a 150k-token vocabulary),
+# measured +950 MiB of peak memory; the answer prompts' beginnings are kept as sequence
+# states instead (`prefix_states.py`, a few MiB each).
 PROMPT_CACHE_MB = 0
 
 
@@ -66,6 +66,7 @@ class LlamaChat:
         # closed by another thread than the one that began it must still release it.
         self._busy = threading.Lock()
         self.path: Path | None = None
+        self.prefixes = PrefixStates()  # the answer prompts' beginnings, read once
 
     @property
     def name(self) -> str:
@@ -149,12 +150,24 @@ class LlamaChat:
         cancel: threading.Event | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        prefix: str | None = None,
     ) -> Iterator[Token]:
         """Stream the answer to `messages`; stops early when `cancel` is set. Another
-        thread's generation (a `prime` under way) is waited for."""
+        thread's generation (a `prime` under way) is waited for. `prefix`: how the system
+        message begins (an answer prompt's system prompt): the model's state after it is
+        kept, and put back before a later prompt that begins with it."""
+        system = messages[0] if messages and messages[0].get("role") == "system" else None
+        if prefix is not None and (system is None or not system["content"].startswith(prefix)):
+            prefix = None
         with self._busy:
             llama = self.warm_up()  # loaded again if closed since: it is ours until the end
-            yield from self._stream(llama, messages, cancel, max_tokens, temperature)
+            if prefix is not None:
+                self.prefixes.restore(llama, prefix)
+            try:
+                yield from self._stream(llama, messages, cancel, max_tokens, temperature)
+            finally:
+                if prefix is not None:
+                    self.prefixes.save(llama, prefix)
 
     def _stream(
         self,
@@ -198,7 +211,9 @@ class LlamaChat:
         """Load the model and read `system_prefix` (how every answer's prompt begins), so
         the first question reads only its sources and itself."""
         self.warm_up()
-        self.complete([{"role": "system", "content": system_prefix}], max_tokens=1)
+        message = {"role": "system", "content": system_prefix}
+        for _ in self.stream([message], max_tokens=1, temperature=0.0, prefix=system_prefix):
+            pass
 
     def yes_no(self, messages: list[dict[str, str]]) -> float:
         """How much likelier the model's reply to `messages` begins with "yes" than with

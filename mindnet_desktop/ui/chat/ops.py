@@ -15,7 +15,7 @@ from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate
 from mindnet_desktop.core.models.llm import LlamaChat
 from mindnet_desktop.core.models.weights import ModelError
 from mindnet_desktop.core.service.ask.pipeline import (
-    answer_prefix,
+    answer_prefixes,
     expansion_mode,
     finish,
     log_sources,
@@ -99,16 +99,17 @@ def preload_job(
     beginning of an answer's prompt into its cache; whether it loaded. A model that cannot
     load is left for the question to report."""
 
-    def ahead(mn: Mindnet) -> str:
+    def ahead(mn: Mindnet) -> list[str]:
         mn.note_vectors()  # a DECISION question's injected notes are chosen by them
-        return answer_prefix(mn, language)
+        return answer_prefixes(mn, language)
 
     def preload(job: Job) -> bool:
-        prefix = host.call(job, ahead)
-        if job.cancelled():
-            return False
+        prefixes = host.call(job, ahead)
         try:
-            slot.get(key).prime(prefix)
+            for prefix in prefixes:  # a question asked meanwhile waits for one at most
+                if job.cancelled():
+                    return False
+                slot.get(key).prime(prefix)
         except ModelError:
             return False  # the first question says why (and still shows its sources)
         return True

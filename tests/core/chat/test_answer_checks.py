@@ -59,7 +59,7 @@ class FakeChat:
     def __init__(self, answer: str, odds: float) -> None:
         self.answer, self.odds, self.asked = answer, odds, 0
 
-    def stream(self, messages, cancel=None) -> Iterator[Token]:
+    def stream(self, messages, cancel=None, prefix=None) -> Iterator[Token]:
         yield from (Token(w + " ") for w in self.answer.split())
 
     def yes_no(self, messages) -> float:

@@ -50,7 +50,9 @@ class QuotingChat:
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
         return "FACT"
 
-    def stream(self, messages, cancel=None, max_tokens=None, temperature=None) -> Iterator[Token]:
+    def stream(
+        self, messages, cancel=None, max_tokens=None, temperature=None, prefix=None
+    ) -> Iterator[Token]:
         sentence = quoted(messages).rstrip(".")
         for word in f"{sentence} [1].".split(" "):
             yield Token(word + " ")

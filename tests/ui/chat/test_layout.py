@@ -61,7 +61,9 @@ class FakeChat:
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 8) -> str:
         return "FACT"
 
-    def stream(self, messages, cancel=None, max_tokens=None, temperature=None) -> Iterator[Token]:
+    def stream(
+        self, messages, cancel=None, max_tokens=None, temperature=None, prefix=None
+    ) -> Iterator[Token]:
         assert self.first.wait(WAIT_MS / 1000)
         for i, word in enumerate(self.answer.split(" ")):
             if i == 1:

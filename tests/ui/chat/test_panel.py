@@ -51,7 +51,7 @@ def canned_answer(monkeypatch: pytest.MonkeyPatch) -> str:
     answer = "Open the tray [1]. Close it [2]."
     original = LlamaChat.stream
 
-    def stream(self, messages, cancel=None, max_tokens=None, temperature=None):
+    def stream(self, messages, cancel=None, max_tokens=None, temperature=None, prefix=None):
         if max_tokens is not None:  # intent classification: the real model
             yield from original(self, messages, cancel, max_tokens, temperature)
             return
@@ -194,7 +194,7 @@ def test_stop_cancels_a_running_answer_and_keeps_what_arrived(
     gate = threading.Event()  # holds the real stream after three tokens until Stop is clicked
     original = LlamaChat.stream
 
-    def gated(self, messages, cancel=None, max_tokens=None, temperature=None):
+    def gated(self, messages, cancel=None, max_tokens=None, temperature=None, prefix=None):
         for i, token in enumerate(original(self, messages, cancel, max_tokens, temperature)):
             yield token
             if i == 2 and max_tokens is None:

@@ -139,3 +139,17 @@ def answer_prefix(mn: VaultSettings, language: str, intent: str = "FACT") -> str
     """How the model's prompt for an `intent` answer in `language` begins, up to its
     sources: what `LlamaChat.prime` reads ahead of the first question."""
     return system_prompt(mn, language, intent) + NOTES_HEADER
+
+
+READ_AHEAD = ("FACT", "DECISION")  # the intents whose prompts the app reads ahead
+LANGUAGES = ("de", "en")
+
+
+def answer_prefixes(mn: VaultSettings, language: str) -> list[str]:
+    """The answer prompts' beginnings the app reads ahead once a vault is open, the likeliest
+    first: a FACT answer in `language`, then in the other language, then DECISION answers;
+    each is kept (`LlamaChat.prefixes`), so that a question in either language reads only
+    its sources and itself."""
+    order = [language, *(x for x in LANGUAGES if x != language)]
+    found = [answer_prefix(mn, lang, intent) for intent in READ_AHEAD for lang in order]
+    return list(dict.fromkeys(found))

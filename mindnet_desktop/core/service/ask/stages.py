@@ -19,7 +19,7 @@ from mindnet_desktop.core.chat.grounding import (
     relevant_enough,
 )
 from mindnet_desktop.core.chat.intent import model_classifier
-from mindnet_desktop.core.chat.packing import pack_messages
+from mindnet_desktop.core.chat.packing import NOTES_HEADER, pack_messages
 from mindnet_desktop.core.chat.prompts import Prompts, load_prompts
 from mindnet_desktop.core.chat.rewrite import Expansion, rewrite
 from mindnet_desktop.core.chat.stages import Packed, Question, Retrieved, Routed, WithEvidence
@@ -172,6 +172,7 @@ def pack(
             sources=tuple(used),
             evidence=tuple(renumber_evidence(list(chosen.evidence), used)),
             messages=tuple(messages),
+            prefix=system + NOTES_HEADER,
             excerpts=read,
             notes=tuple(notes_of(mn, used)),
             verify=verify,
