@@ -96,7 +96,7 @@ class PrefixStates:
         count = int(llama.n_tokens)
         if not begins_with(llama.input_ids[:count], own):
             return False  # the prompt was not read (an error, a cancel before the model)
-        ctx = llama._ctx.ctx
+        ctx = llama.ctx
         size = llama_cpp.llama_state_seq_get_size(ctx, SEQUENCE)
         buffer = (ctypes.c_uint8 * size)()
         written = llama_cpp.llama_state_seq_get_data(ctx, buffer, size, SEQUENCE)
@@ -123,11 +123,9 @@ class PrefixStates:
         self._saved.move_to_end(prefix)
         if begins_with(llama.input_ids[: int(llama.n_tokens)], saved.own):
             return False  # holds it already: llama.cpp's prefix match reads only the rest
-        llama._ctx.kv_cache_clear()
+        llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llama.ctx), True)
         source = (ctypes.c_uint8 * len(saved.data)).from_buffer_copy(saved.data)
-        if not llama_cpp.llama_state_seq_set_data(
-            llama._ctx.ctx, source, len(saved.data), SEQUENCE
-        ):
+        if not llama_cpp.llama_state_seq_set_data(llama.ctx, source, len(saved.data), SEQUENCE):
             llama.reset()
             return False
         llama.input_ids[: len(saved.tokens)] = saved.tokens
