@@ -107,13 +107,13 @@ def ask_figures(run: BenchRun) -> None:
         llm.close()
         for prefix in answer_prefixes(mn, "de"):
             llm.prime(prefix)
-        app_first, mixed_first = [], []
-        for question in APP_QUESTIONS[:trials]:
+
+        def first_token(question: str) -> float:
             started = time.perf_counter()
-            app_first.append(_stream(generate(prepare(mn, question, llm), llm), started)[0])
-        for question in questions:
-            started = time.perf_counter()
-            mixed_first.append(_stream(generate(prepare(mn, question, llm), llm), started)[0])
+            return _stream(generate(prepare(mn, question, llm), llm), started)[0]
+
+        app_first = [first_token(q) for q in APP_QUESTIONS[:trials]]
+        mixed_first = [first_token(q) for q in questions]
         read_ahead = len(llm.prefixes)
         llm.close()
         raw = Llama(model_path=str(llm.path), n_ctx=llm.n_ctx, n_threads=llm.threads, verbose=False)

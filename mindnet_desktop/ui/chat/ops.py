@@ -96,8 +96,8 @@ def preload_job(
     host: ServiceHost, slot: ModelSlot, key: ModelKey, language: str
 ) -> Callable[[Job], bool]:
     """A job that loads the chat model for `key` ahead of the first question and reads the
-    beginning of an answer's prompt into its cache; whether it loaded. A model that cannot
-    load is left for the question to report."""
+    answer prompts' beginnings (`answer_prefixes`), each kept; whether it loaded. A model
+    that cannot load is left for the question to report."""
 
     def ahead(mn: Mindnet) -> list[str]:
         mn.note_vectors()  # a DECISION question's injected notes are chosen by them

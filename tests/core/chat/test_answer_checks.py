@@ -202,3 +202,21 @@ def test_a_question_gets_the_fact_prompt_of_its_language(vault, open_mindnet):
     english = system_prompt(mn, "en", "FACT")
     assert "Not found in your notes." in english and "Nicht in deinen" not in english
     assert system_prompt(mn, "de", "DECISION").startswith("You help the user decide")
+
+
+def test_the_app_reads_ahead_the_beginnings_the_answers_begin_with(vault, open_mindnet):
+    """`answer_prefixes` (the app's preload): FACT in the question's language first, then the
+    other language, then DECISION; each is how `pack`'s system message begins, so the state
+    kept for it is the one an answer puts back."""
+    from mindnet_desktop.core.chat.packing import NOTES_HEADER
+    from mindnet_desktop.core.service.ask.pipeline import answer_prefixes
+    from mindnet_desktop.core.service.ask.stages import system_prompt
+
+    mn = open_mindnet(vault)
+    found = answer_prefixes(mn, "en")
+    wanted = [
+        system_prompt(mn, lang, intent) + NOTES_HEADER
+        for intent, lang in (("FACT", "en"), ("FACT", "de"), ("DECISION", "en"), ("DECISION", "de"))
+    ]
+    assert found == wanted
+    assert answer_prefixes(mn, "de")[0] == system_prompt(mn, "de", "FACT") + NOTES_HEADER

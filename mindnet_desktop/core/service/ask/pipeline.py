@@ -17,6 +17,7 @@ from collections.abc import Generator
 from typing import Protocol
 
 from mindnet_desktop.core.chat.answer import AskResult, Prepared, generate, record, result_of
+from mindnet_desktop.core.chat.grounding import LANGUAGE_NAMES
 from mindnet_desktop.core.chat.packing import NOTES_HEADER
 from mindnet_desktop.core.chat.prompts import load_prompts
 from mindnet_desktop.core.chat.stages import Question, timed
@@ -142,7 +143,6 @@ def answer_prefix(mn: VaultSettings, language: str, intent: str = "FACT") -> str
 
 
 READ_AHEAD = ("FACT", "DECISION")  # the intents whose prompts the app reads ahead
-LANGUAGES = ("de", "en")
 
 
 def answer_prefixes(mn: VaultSettings, language: str) -> list[str]:
@@ -150,6 +150,6 @@ def answer_prefixes(mn: VaultSettings, language: str) -> list[str]:
     first: a FACT answer in `language`, then in the other language, then DECISION answers;
     each is kept (`LlamaChat.prefixes`), so that a question in either language reads only
     its sources and itself."""
-    order = [language, *(x for x in LANGUAGES if x != language)]
+    order = [language, *(x for x in LANGUAGE_NAMES if x != language)]  # the prompts' languages
     found = [answer_prefix(mn, lang, intent) for intent in READ_AHEAD for lang in order]
     return list(dict.fromkeys(found))
