@@ -116,7 +116,13 @@ def ask_figures(run: BenchRun) -> None:
         mixed_first = [first_token(q) for q in questions]
         read_ahead = len(llm.prefixes)
         llm.close()
-        raw = Llama(model_path=str(llm.path), n_ctx=llm.n_ctx, n_threads=llm.threads, verbose=False)
+        raw = Llama(
+            model_path=str(llm.path),
+            n_ctx=llm.n_ctx,
+            n_threads=llm.threads,
+            use_mmap=False,
+            verbose=False,
+        )
         try:
             for question, ready in zip(questions, prepared):
                 intent = ready.result.routing.intent

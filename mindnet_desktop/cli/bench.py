@@ -249,7 +249,9 @@ def bench_ttft(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     chat = LlamaChat(args.model, n_ctx=4096)
     chat.warm_up()
-    raw = Llama(model_path=str(chat.path), n_ctx=4096, n_threads=chat.threads, verbose=False)
+    raw = Llama(
+        model_path=str(chat.path), n_ctx=4096, n_threads=chat.threads, use_mmap=False, verbose=False
+    )
     notes = "\n\n".join(
         f"[{i}] Notiz {i}\n" + " ".join(["Daten Modell Graph"] * 40) for i in range(1, 6)
     )

@@ -104,6 +104,10 @@ class LlamaChat:
                     # Prompt reading too (llama-cpp-python's default: every core, whatever
                     # n_threads says, so a 1-thread setting still read prompts on 2).
                     n_threads_batch=self.threads,
+                    # Read, not mapped: llama.cpp repacks most weights into a faster
+                    # layout (~600 MiB for the bundled model) and the mapped file stays
+                    # resident beside the copy (measured: 1,864 -> 1,273 MiB RSS).
+                    use_mmap=False,
                     verbose=False,
                 )
             except Exception as exc:  # llama.cpp reports a corrupt file as a ValueError
