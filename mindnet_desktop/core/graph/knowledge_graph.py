@@ -94,6 +94,13 @@ class KnowledgeGraph:
     def chunks_of(self, note_id: str) -> list[str]:
         return list(self._chunks.get(note_id, []))
 
+    def degree_of(self, note_id: str) -> int:
+        """The edges of a note and its chunks, in and out, deleted ones too (the graph view
+        starts at the note with the most)."""
+        degree = self.graph.degree
+        nodes = (note_id, *self._chunks.get(note_id, ()))
+        return sum(degree(n) for n in nodes if n in self.graph)
+
     def links_among(self, notes: set[str]) -> list[NoteLink]:
         """Every active edge from one of `notes` (or its chunks) to another of them, projected
         to notes (a search's candidate notes; `search_graph.SearchGraph`)."""

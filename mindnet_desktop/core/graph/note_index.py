@@ -24,17 +24,18 @@ from typing import Protocol
 
 from mindnet_desktop.core.domain import Edge, Note, chunk_id, name_words
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, NoteLink, graph_node
-from mindnet_desktop.core.store.overlay import occurrences
+from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 INDEX_FILE = "notes.index.sqlite"
-VERSION = "2"  # 2: the edges a `neighbors` query reads
+VERSION = "3"  # 2: the edges a `neighbors` query reads; 3: what the app's panels read
 BATCH = 500  # note ids per query (SQLite's bound on parameters)
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE notes (note_id TEXT PRIMARY KEY, path TEXT, title TEXT, type TEXT, status TEXT,
-    aliases TEXT, tags TEXT, chunk_count INTEGER, mtime_ns INTEGER, size INTEGER);
+    aliases TEXT, tags TEXT, chunk_count INTEGER, mtime_ns INTEGER, size INTEGER,
+    indexed_at REAL, edges INTEGER, degree INTEGER);
 CREATE TABLE names (name TEXT, note_id TEXT);
 CREATE TABLE links (source TEXT, target TEXT, kind TEXT, confidence REAL, provenance TEXT);
 CREATE TABLE edges (source TEXT, target TEXT, occurrence INTEGER, kind TEXT, target_id TEXT,
@@ -60,6 +61,39 @@ class SearchGraph(Protocol):
     def chunks_of(self, note_id: str) -> list[str]: ...
 
     def links_among(self, notes: set[str]) -> list[NoteLink]: ...
+
+    def listing(self) -> list[tuple[str, str, str, str, float, int]]:
+        """(note id, path, title, type, indexed at, chunk count) of every note, by path."""
+        query = "SELECT note_id, path, title, type, indexed_at, chunk_count FROM notes"
+        return sorted(self._con.execute(query).fetchall(), key=lambda row: row[1])
+
+    def edge_total(self) -> int:
+        """How many edges the notes hold (structure edges too; not the user's)."""
+        return int(self._con.execute("SELECT total(edges) FROM notes").fetchone()[0])
+
+    def active_edges(self) -> int:
+        """How many edges the notes and the user hold, soft-deleted ones not counted (the
+        overlay as it was when the index was written: its bytes are in the signature)."""
+        row = self._con.execute("SELECT value FROM meta WHERE key = 'active_edges'").fetchone()
+        return int(row[0])
+
+    def busiest(self) -> str | None:
+        """The note with the most edges (`KnowledgeGraph.degree_of`), ties by id."""
+        row = self._con.execute(
+            "SELECT note_id FROM notes ORDER BY degree DESC, note_id LIMIT 1"
+        ).fetchone()
+        return row[0] if row else None
+
+    def chunk_counts(self) -> dict[str, int]:
+        """Note id -> how many chunks it has, for every note."""
+        return dict(self._con.execute("SELECT note_id, chunk_count FROM notes").fetchall())
+
+    def every_edge(self) -> Iterator[tuple[Edge, int]]:
+        """Every edge of the notes but their structure edges, with its occurrence."""
+        for *fields, occurrence in self._con.execute(
+            f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY rowid"
+        ):
+            yield Edge(*fields), occurrence
 
     def note_neighbours(self, note_id: str) -> list[str]: ...
 
@@ -92,7 +126,7 @@ def write_note_index(
         with contextlib.closing(sqlite3.connect(tmp)) as con:
             con.executescript(SCHEMA)
             con.executemany(
-                "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     (
                         n.note_id,
@@ -105,6 +139,9 @@ def write_note_index(
                         r.chunk_count,
                         r.mtime_ns,
                         r.size,
+                        r.indexed_at,
+                        len(r.edges),
+                        graph.degree_of(n.note_id),
                     )
                     for r in records.values()
                     for n in (r.note,)
@@ -122,10 +159,9 @@ def write_note_index(
             )
             con.executescript(INDEXES)
             kinds = json.dumps(sorted({e.kind for r in records.values() for e in r.edges}))
-            con.executemany(
-                "INSERT INTO meta VALUES (?, ?)",
-                (("version", VERSION), ("signature", signature), ("kinds", kinds)),
-            )
+            meta = {"version": VERSION, "signature": signature, "kinds": kinds}
+            meta["active_edges"] = str(_active_edges(records, graph.overlay))
+            con.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
             con.commit()
         os.chmod(tmp, 0o600)  # like the other snapshots: the notes' titles are private
         os.replace(tmp, path)
@@ -133,6 +169,17 @@ def write_note_index(
     except (OSError, sqlite3.Error):
         tmp.unlink(missing_ok=True)
         return False
+
+
+def _active_edges(records: Mapping[str, NoteRecord], overlay: EdgeOverlay | None) -> int:
+    """The edges of the notes and the user's, soft-deleted ones not counted."""
+    notes = sum(len(r.edges) for r in records.values())
+    if overlay is None:
+        return notes
+    if not overlay.tombstones:
+        return notes + len(overlay.user_edges)
+    pairs = overlay.with_tombstones(r.edges for r in records.values())
+    return sum(1 for _, stone in pairs if stone is None)
 
 
 def _edge_rows(records: Mapping[str, NoteRecord]) -> Iterator[tuple[object, ...]]:
@@ -161,7 +208,8 @@ def _edge_rows(records: Mapping[str, NoteRecord]) -> Iterator[tuple[object, ...]
 
 
 def _note(note_id: str, row: tuple[str, str, str, str, str, str]) -> Note:
-    """A Note of a `notes` row's (path, title, type, status, aliases, tags)."""
+    """A Note of a `notes` row's (path, title, type, status, aliases, tags), without its
+    body."""
     path, title, type_, status, aliases, tags = row
     return Note(
         note_id,
@@ -173,6 +221,7 @@ def _note(note_id: str, row: tuple[str, str, str, str, str, str]) -> Note:
         tags=tuple(json.loads(tags)),
         aliases=tuple(json.loads(aliases)),
         status=status,
+        format="ctxt" if path.lower().endswith(".ctxt") else "markdown",  # as the importer
     )
 
 
@@ -186,6 +235,7 @@ class NoteRows(Mapping[str, Note]):
     def __init__(self, con: sqlite3.Connection) -> None:
         self._con = con
         self._cache: dict[str, Note | None] = {}
+        self._every: list[Note] | None = None
 
     def _row(self, note_id: str) -> Note | None:
         if note_id not in self._cache:
@@ -196,9 +246,12 @@ class NoteRows(Mapping[str, Note]):
         return self._cache[note_id]
 
     def every(self) -> list[Note]:
-        """Every note, in one query (finding a note by what a person typed)."""
-        rows = self._con.execute(f"SELECT note_id, {NOTE_COLUMNS} FROM notes ORDER BY rowid")
-        return [_note(row[0], row[1:]) for row in rows]
+        """Every note, in one query (finding a note by what a person typed), read once: a
+        note's links are each found among them."""
+        if self._every is None:
+            query = f"SELECT note_id, {NOTE_COLUMNS} FROM notes ORDER BY rowid"
+            self._every = [_note(row[0], row[1:]) for row in self._con.execute(query)]
+        return self._every
 
     def __getitem__(self, note_id: str) -> Note:
         note = self._row(note_id)
@@ -317,6 +370,39 @@ class NoteIndex:
                 for rowid, *fields, occurrence in self._con.execute(query, part):
                     found[rowid] = (Edge(*fields), occurrence)
         return list(found.values())
+
+    def listing(self) -> list[tuple[str, str, str, str, float, int]]:
+        """(note id, path, title, type, indexed at, chunk count) of every note, by path."""
+        query = "SELECT note_id, path, title, type, indexed_at, chunk_count FROM notes"
+        return sorted(self._con.execute(query).fetchall(), key=lambda row: row[1])
+
+    def edge_total(self) -> int:
+        """How many edges the notes hold (structure edges too; not the user's)."""
+        return int(self._con.execute("SELECT total(edges) FROM notes").fetchone()[0])
+
+    def active_edges(self) -> int:
+        """How many edges the notes and the user hold, soft-deleted ones not counted (the
+        overlay as it was when the index was written: its bytes are in the signature)."""
+        row = self._con.execute("SELECT value FROM meta WHERE key = 'active_edges'").fetchone()
+        return int(row[0])
+
+    def busiest(self) -> str | None:
+        """The note with the most edges (`KnowledgeGraph.degree_of`), ties by id."""
+        row = self._con.execute(
+            "SELECT note_id FROM notes ORDER BY degree DESC, note_id LIMIT 1"
+        ).fetchone()
+        return row[0] if row else None
+
+    def chunk_counts(self) -> dict[str, int]:
+        """Note id -> how many chunks it has, for every note."""
+        return dict(self._con.execute("SELECT note_id, chunk_count FROM notes").fetchall())
+
+    def every_edge(self) -> Iterator[tuple[Edge, int]]:
+        """Every edge of the notes but their structure edges, with its occurrence."""
+        for *fields, occurrence in self._con.execute(
+            f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY rowid"
+        ):
+            yield Edge(*fields), occurrence
 
     def note_neighbours(self, note_id: str) -> list[str]:
         rows = self._con.execute(

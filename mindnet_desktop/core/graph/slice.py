@@ -210,7 +210,7 @@ def default_root(queries: GraphQueries) -> str | None:
     for node, kind in g.nodes(data="kind"):
         if kind != "note":
             continue
-        degree = g.degree(node) + sum(g.degree(c) for c in queries.kg.chunks_of(node))
+        degree = queries.kg.degree_of(node)
         if best is None or (-degree, node) < (-best[0], best[1]):
             best = (degree, node)
     return best[1] if best else None

@@ -43,8 +43,7 @@ class NoteView:
 
 def read_note(mn: Mindnet, job: Job, ref: str) -> NoteView:
     """A note by id, path, title or alias (a chunk id shows its note)."""
-    record = mn.find_note(ref if mn.has_note(ref) else ref.split("#", 1)[0])
-    note = record.note
+    note = mn.note(mn.find_note_id(ref if mn.has_note(ref) else ref.split("#", 1)[0]))
     body = "\n\n".join(c.text for c in mn.chunks(note.note_id)) or note.body
     return NoteView(note.note_id, note.title, note.type, note.path, body, mn.vault.name)
 

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.domain import note_id_of_chunk
+from mindnet_desktop.core.graph.index_slice import joining_of, neighbourhood_of, whole_vault_of
 from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE, load_layout, save_layout
+from mindnet_desktop.core.graph.note_index import NoteIndex
 from mindnet_desktop.core.graph.queries import Direction
 from mindnet_desktop.core.graph.slice import (
     GraphSlice,
@@ -59,6 +61,9 @@ class Fetched:
 def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
     """The filtered slice, the kinds of the vocabulary, the folders and tags the filters
     offer and the names the search completes, for one request."""
+    index = mn.note_index()
+    if index is not None:
+        return _fetch_from_index(mn, index, request)
     queries = mn.queries
     names = {x for r in mn.records.values() for x in (r.note.title, *r.note.aliases)}
     note = note_id_of_chunk(request.root) if request.root else None  # a citation: a chunk
@@ -74,6 +79,36 @@ def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
             queries, start, request.depth, request.direction, request.kinds, request.deleted
         )
     folders, tags = choices(graph)  # of the unfiltered slice: a filter can be undone
+    shown = filter_slice(graph, request.rules)
+    cache = mn.data_dir / LAYOUT_FILE if request.whole and request.notes is None else None
+    return Fetched(shown, sorted(mn.vocabulary.kinds), folders, tags, sorted(names), cache)
+
+
+def _fetch_from_index(mn: Mindnet, index: NoteIndex, request: SliceRequest) -> Fetched:
+    """`fetch_slice` from the note index (`core/graph/index_slice.py`): the graph and the
+    records stay unloaded."""
+    symmetric, overlay = mn.vocabulary.symmetric, mn.overlay
+    names = {x for n in index.notes.every() for x in (n.title, *n.aliases)}
+    note = note_id_of_chunk(request.root) if request.root else None
+    start = note if note and note in index.notes else index.busiest()
+    if request.notes is not None:
+        graph = joining_of(index, overlay, symmetric, request.notes, request.kinds, request.deleted)
+    elif request.whole:
+        graph = whole_vault_of(index, overlay, request.kinds, request.deleted)
+    elif start is None:
+        graph = GraphSlice()
+    else:
+        graph = neighbourhood_of(
+            index,
+            overlay,
+            symmetric,
+            start,
+            request.depth,
+            request.direction,
+            request.kinds,
+            request.deleted,
+        )
+    folders, tags = choices(graph)
     shown = filter_slice(graph, request.rules)
     cache = mn.data_dir / LAYOUT_FILE if request.whole and request.notes is None else None
     return Fetched(shown, sorted(mn.vocabulary.kinds), folders, tags, sorted(names), cache)
@@ -105,7 +140,7 @@ def find_communities(job: Job, graph: GraphSlice) -> dict[str, int]:
 
 def find_note(mn: Mindnet, job: Job, text: str) -> str:
     """The id of the note a person means by `text` (title, alias, path, id)."""
-    return mn.find_note(text.strip()).note.note_id
+    return mn.find_note_id(text.strip())
 
 
 Details = tuple[dict[str, Any], list[dict[str, Any]], str]
@@ -120,7 +155,7 @@ def node_details(
     deleted: bool,
 ) -> Details:
     """A note's facts, its neighbours (by the view's filters) and its text."""
-    queries = mn.queries
+    node_id, queries = mn.neighbour_queries(node_id)  # a part of the graph, when it can
     page = queries.neighbors(node_id, direction, kinds, 500, None, deleted)
     text = note_markdown(mn, node_id)
     return queries.node_info(node_id), [item.node for item in page.items], text

@@ -47,7 +47,16 @@ class IndexStats:
 
 
 def index_stats(mn: Mindnet, job: Job | None = None) -> IndexStats:
-    """Counts and per-note index times (runs on the host thread)."""
+    """Counts and per-note index times (runs on the host thread), from the note index
+    while the app holds no record (`Mindnet.note_index`)."""
+    index = mn.note_index()
+    if index is not None:
+        listing = index.listing()
+        rows = [
+            IndexedNote(i, path, title, type_, at or 0.0)
+            for i, path, title, type_, at, _ in listing
+        ]
+        return IndexStats(len(rows), sum(row[5] for row in listing), mn.edge_count(), rows)
     records = mn.records
     rows = [
         IndexedNote(nid, r.note.path, r.note.title, r.note.type, r.indexed_at)

@@ -17,9 +17,12 @@ if TYPE_CHECKING:
 
 
 class FindsNotes(Protocol):
-    """A vault (`Mindnet`) that finds a note by what a person types (`find_note`)."""
+    """A vault (`Mindnet`) that finds a note by what a person types (`find_note`, or only
+    its id: `find_note_id`)."""
 
     def find_note(self, ref: str) -> NoteRecord: ...
+
+    def find_note_id(self, ref: str) -> str: ...
 
 
 class ShownVault(FindsNotes, Protocol):

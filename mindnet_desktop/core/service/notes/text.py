@@ -15,20 +15,22 @@ from mindnet_desktop.core.ingest.parse import parse_markdown
 from mindnet_desktop.core.service.notes.lookup import FindsNotes, NoteNotFoundError
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.store.protocol import NoteRecord
+    from mindnet_desktop.core.domain import Chunk, Note
 
 SCHEME = "mindnet-note"
 INLINE_RELATION = re.compile(r"^rel:(\S+)\s+(.+)$")
 
 
 class NoteFiles(FindsNotes, Protocol):
-    """What a note's text reads of an open vault (`Mindnet`): the folder and the records."""
+    """What a note's text reads of an open vault (`Mindnet`): the folder, the notes and
+    their stored chunks."""
 
     @property
     def vault(self) -> Path: ...
 
-    @property
-    def records(self) -> dict[str, NoteRecord]: ...
+    def note(self, note_id: str) -> Note: ...
+
+    def chunks(self, note_id: str) -> list[Chunk]: ...
 
 
 def note_url(note_id: str) -> str:
@@ -63,7 +65,7 @@ def linked_markdown(mn: FindsNotes, note_id: str, body: str) -> str:
         if not target:  # [[#Heading]]: a place in this note
             return _escape(kind + label)
         try:
-            found = mn.find_note(target).note.note_id
+            found = mn.find_note_id(target)
         except NoteNotFoundError:
             return _escape(kind + label)
         return f"{_escape(kind)}[{_escape(label)}](<{note_url(found)}>)"
@@ -76,12 +78,13 @@ def linked_markdown(mn: FindsNotes, note_id: str, body: str) -> str:
 
 
 def note_body(mn: NoteFiles, note_id: str) -> str:
-    """The note's body: read from the vault when the file is there, else as imported."""
-    note = mn.records[note_id].note
+    """The note's body: read from the vault when the file is there, else as imported (a
+    `.ctxt` file's: its chunks, joined as the importer joins them)."""
+    note = mn.note(note_id)
     path = mn.vault / note.path
     if note.format == "markdown" and path.is_file():
         return parse_markdown(note.path, path.read_text(encoding="utf-8"), "").body
-    return note.body
+    return note.body or "\n\n".join(c.text for c in mn.chunks(note_id))
 
 
 def note_markdown(mn: NoteFiles, note_id: str) -> str:
