@@ -295,6 +295,39 @@ def start(run: BenchRun) -> None:
     ]
     if run.chroma_url is None:
         run.figures += app_start(run, floor)
+        run.figures.append(app_memory(run))
+
+
+def app_memory(run: BenchRun) -> Figure:
+    """The app window's memory once the vault is open and the chat model loaded (its
+    preload, as by default), in a fresh process (`ui/bench/start.py --with-model`)."""
+    got = module_json(
+        "mindnet_desktop.ui.bench.start",
+        "--vault",
+        str(run.vault),
+        "--data-dir",
+        str(run.data),
+        "--embedder",
+        run.embedder.name,
+        "--with-model",
+        *(("--model", run.model) if run.model else ()),
+        what="the app's start with the model",
+        offscreen=True,
+    )
+    if got.get("error") or "model" not in got:
+        raise RuntimeError(f"the app did not load its model: {got}")
+    peak = got["peak_rss_mib"]
+    return Figure(
+        "app with the vault open and the chat model loaded: peak RSS",
+        peak,
+        "MiB",
+        goal=f"≤ {APP_MEMORY_GOAL_MIB} MiB",
+        ok=peak <= APP_MEMORY_GOAL_MIB,
+        detail={"rss_mib": got["rss_mib"], "model_loaded_s": got["model"]},
+    )
+
+
+APP_MEMORY_GOAL_MIB = 3072  # the app with the model loaded, at 50,000 notes (issue 32)
 
 
 def app_start(run: BenchRun, floor: float) -> list[Figure]:

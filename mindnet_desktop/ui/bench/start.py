@@ -15,6 +15,9 @@ started this process, so the interpreter's start and the imports count):
   pauses between `usable` and the last of the above.
 
 Runs offscreen unless QT_QPA_PLATFORM says otherwise; the chat model is not preloaded.
+With `--with-model` it is, as the app's default settings do, and the process waits for it:
+`model` is when it was loaded and its prompts read ahead, `rss_mib` / `peak_rss_mib` the
+app's memory then (`bench all`'s "the app with the model loaded").
 """
 
 from __future__ import annotations
@@ -31,10 +34,18 @@ from typing import Any
 TIMEOUT_S = 600.0
 
 
-def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[str, Any]:
+def run(
+    vault: Path,
+    data_dir: Path,
+    embedder: str | None,
+    t0: float,
+    with_model: bool = False,
+    model: str | None = None,
+) -> dict[str, Any]:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from mindnet_desktop.bench.machine import rss_bytes
     from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.service.search.hybrid import hybrid_search
     from mindnet_desktop.ui.index.indexer import WATCHING
@@ -46,7 +57,9 @@ def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[st
     ticks: list[float] = []
     with tempfile.TemporaryDirectory(prefix="mindnet-bench-start-") as scratch:
         settings = AppSettings.from_file(Path(scratch) / "settings.ini")
-        settings.preload_chat_model = False
+        settings.preload_chat_model = with_model
+        if model:
+            settings.chat_model = model
         window = MainWindow(
             settings,
             VaultLocation(data_dir),
@@ -73,7 +86,10 @@ def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[st
                 marks["ready"] = now
             if "searched" not in marks and job.is_finished():
                 marks["searched"] = now
-            if len(marks) == 4 or now - t0 > TIMEOUT_S:
+            chat = window.chat
+            if with_model and "model" not in marks and chat is not None and chat.preloaded:
+                marks["model"] = now
+            if len(marks) == 4 + with_model or now - t0 > TIMEOUT_S:
                 loop.quit()
 
         poll = QTimer()
@@ -84,6 +100,7 @@ def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[st
         timer.stop()
         poll.stop()
         error = job.error
+        rss, peak = rss_bytes()
         window.close()
         app.processEvents()
     end = max(marks.values(), default=time.time())
@@ -93,6 +110,8 @@ def run(vault: Path, data_dir: Path, embedder: str | None, t0: float) -> dict[st
         "longest_gap_ms": round(max(gaps, default=0.0) * 1000, 1),
         "gap_p99_ms": round(gaps[int(0.99 * (len(gaps) - 1))] * 1000, 1) if gaps else 0.0,
         "error": error,
+        "rss_mib": round(rss / 2**20),
+        "peak_rss_mib": round(peak / 2**20),
     }
 
 
@@ -102,9 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--embedder")
     parser.add_argument("--t0", type=float, default=time.time())
+    parser.add_argument("--with-model", action="store_true", help="preload the chat model")
+    parser.add_argument("--model", help="the chat model's GGUF (default: the packaged one)")
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    print(json.dumps(run(args.vault, args.data_dir, args.embedder, args.t0)))
+    got = run(args.vault, args.data_dir, args.embedder, args.t0, args.with_model, args.model)
+    print(json.dumps(got))
     return 0
 
 

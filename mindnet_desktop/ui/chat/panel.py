@@ -173,6 +173,11 @@ class ChatPanel(QWidget):
         return self._preload is not None and not self._preload.is_finished()
 
     @property
+    def preloaded(self) -> bool:
+        """A preload ran to its end (loaded, or failed: the first question says why)."""
+        return self._preload is not None and self._preload.is_finished()
+
+    @property
     def model_key(self) -> ModelKey:
         """(GGUF path or None for the packaged default, threads, n_ctx, max_tokens)."""
         return self._key

@@ -106,17 +106,25 @@ def test_the_index_slices_are_the_whole_graphs(vault, indexed):
 def test_the_graph_view_and_the_index_panel_read_the_index(vault, indexed, monkeypatch):
     """Guards what the index is for in the app: a vault opened as the app opens it (a
     writer standing a reader in while its store opens) shows the index panel, the graph
-    view's first slice, the whole vault, a node's details, a found note and a note's text
+    view's first slice, the whole vault, a node's details and related notes, a found note
+    and a note's text
     without loading the records or the graph (shown to fail by `fetch_slice` reading
     `mn.records` for the names it completes)."""
     from mindnet_desktop.ui.dialogs.ops import read_note
-    from mindnet_desktop.ui.graph.ops import SliceRequest, fetch_slice, find_note, node_details
+    from mindnet_desktop.ui.graph.ops import (
+        SliceRequest,
+        fetch_slice,
+        find_note,
+        node_details,
+        related_rows,
+    )
     from mindnet_desktop.ui.index.ops import index_stats
 
     with Mindnet(vault, indexed, embedder=HashEmbedder()) as mn:  # what the panels show
         expected_stats = index_stats(mn)
         request = SliceRequest(False, None, 2, "both", None, False, SliceFilter())
         expected_slice = fetch_slice(mn, None, request)  # type: ignore[arg-type]
+        expected_related = related_rows(mn, None, "Glossar/HNSW", 8, True)  # type: ignore[arg-type]
         expected_details = node_details(mn, None, "Glossar/HNSW", "both", None, True)  # type: ignore[arg-type]
 
     def refuse(*_args: object) -> None:
@@ -133,6 +141,8 @@ def test_the_graph_view_and_the_index_panel_read_the_index(vault, indexed, monke
         whole = SliceRequest(True, None, 1, "both", None, False, SliceFilter())
         assert len(fetch_slice(mn, None, whole).graph.nodes) >= len(expected_stats.indexed)  # type: ignore[arg-type]
         assert node_details(mn, None, "Glossar/HNSW", "both", None, True) == expected_details  # type: ignore[arg-type]
+        assert related_rows(mn, None, "Glossar/HNSW", 8, True) == expected_related  # type: ignore[arg-type]
+        assert expected_related
         assert find_note(mn, None, "extra") == "Extra"  # type: ignore[arg-type]
         shown = read_note(mn, None, "Extra#1")  # type: ignore[arg-type]
         assert (shown.note_id, shown.title) == ("Extra", "Extra links")

@@ -10,31 +10,29 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from mindnet_desktop.core.service.notes.lookup import FindsNotes
+from mindnet_desktop.core.service.notes.text import NoteFiles, note_body
 from mindnet_desktop.core.store.protocol import CandidateFilter
 
 if TYPE_CHECKING:
-    from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
+    from mindnet_desktop.core.domain import Note
     from mindnet_desktop.core.graph.queries import GraphQueries
     from mindnet_desktop.core.models.embedders import Embedder
     from mindnet_desktop.core.retrieval.retriever import HybridRetriever
-    from mindnet_desktop.core.store.protocol import NoteRecord, Store
+    from mindnet_desktop.core.store.protocol import Store
 
 QUERY_CHARS = 2000  # of the note's text, for the lexical query (its first terms count)
 
 
-class RelatedVault(FindsNotes, Protocol):
-    """What related notes read of an open vault (`Mindnet`): the notes, the graph and its
-    queries, the chunks' vectors and the retriever's candidates."""
+class RelatedVault(NoteFiles, Protocol):
+    """What related notes read of an open vault (`Mindnet`): the notes, the graph's queries
+    around a note, the chunks' vectors and the retriever's candidates (from the note index
+    while the records and the graph are not loaded)."""
 
-    @property
-    def records(self) -> dict[str, NoteRecord]: ...
+    def every_note(self) -> list[Note]: ...
 
-    @property
-    def graph(self) -> KnowledgeGraph: ...
+    def chunk_ids(self, note_id: str) -> list[str]: ...
 
-    @property
-    def queries(self) -> GraphQueries: ...
+    def neighbour_queries(self, ref: str) -> tuple[str, GraphQueries]: ...
 
     @property
     def store(self) -> Store: ...
@@ -67,7 +65,8 @@ class RelatedNote:
 
 def linked_notes(mn: RelatedVault, note_id: str) -> set[str]:
     """Notes joined to `note_id` by an active edge, either way (any kind, any chunk)."""
-    page = mn.queries.neighbors(note_id, "both", None, 100_000, None, False, "note")
+    note_id, queries = mn.neighbour_queries(note_id)
+    page = queries.neighbors(note_id, "both", None, 100_000, None, False, "note")
     return {item.node["id"] for item in page.items if item.node.get("kind") == "note"}
 
 
@@ -83,23 +82,24 @@ def related(
         unlinked: Leave out notes already joined to it by an edge either way.
         folder: Only notes in this folder (or below it).
     """
-    note = mn.find_note(ref).note
+    note = mn.note(mn.find_note_id(ref))
     linked = linked_notes(mn, note.note_id)
     allowed = {
-        n
-        for n, record in mn.records.items()
-        if n != note.note_id
-        and not (unlinked and n in linked)
-        and (not folder or record.note.path.startswith(folder.rstrip("/") + "/"))
+        n.note_id
+        for n in mn.every_note()
+        if n.note_id != note.note_id
+        and not (unlinked and n.note_id in linked)
+        and (not folder or n.path.startswith(folder.rstrip("/") + "/"))
     }
     if not allowed:
         return []
-    chunk_ids = mn.graph.chunks_of(note.note_id)
+    chunk_ids = mn.chunk_ids(note.note_id)
     rows = mn.store.chunk_rows(chunk_ids, vectors=True)
     vectors = [row.vector for row in rows.values() if row.vector is not None]
     vector = np.mean(vectors, axis=0) if vectors else mn.embedder.embed_query([note.title])[0]
     vector = vector / (np.linalg.norm(vector) or 1.0)
-    query = f"{note.title}\n{' '.join(note.aliases)}\n{note.body[:QUERY_CHARS]}"
+    body = note.body or note_body(mn, note.note_id)  # the note index holds no bodies
+    query = f"{note.title}\n{' '.join(note.aliases)}\n{body[:QUERY_CHARS]}"
     retriever = mn.retriever
     only = CandidateFilter(note_ids=frozenset(allowed))
     found = retriever.candidates(
@@ -122,10 +122,11 @@ def related(
     for owner, (sim, bm) in best.items():
         semantic = (sim - low) / (high - low) if high > low else 1.0
         score = weights["semantic"] * semantic + weights["lexical"] * bm / top_bm
-        record = mn.records[owner].note
+        record = mn.note(owner)
         reasons = [f"similar text (cosine {sim:.2f})"]
         if bm > 0:
-            terms = mn.store.matched_terms(query[:600], {"text": record.body[:QUERY_CHARS]})
+            text = (record.body or note_body(mn, owner))[:QUERY_CHARS]
+            terms = mn.store.matched_terms(query[:600], {"text": text})
             shared = ", ".join(terms.get("text", [])[:5])
             reasons.append(f"shared words (BM25 {bm:.1f})" + (f": {shared}" if shared else ""))
         if owner in linked:

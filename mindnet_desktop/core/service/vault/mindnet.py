@@ -412,6 +412,15 @@ class Mindnet:
             return self.find_note(ref).note.note_id
         return ref if ref in index.notes else lookup.match_note(index.notes.every(), ref).note_id
 
+    def every_note(self) -> list[Note]:
+        """Every note (from the note index, without bodies, when there is one)."""
+        index = self.note_index()
+        return index.notes.every() if index else [r.note for r in self.records.values()]
+
+    def chunk_ids(self, note_id: str) -> list[str]:
+        """The ids of the note's chunks, in order (none for an unknown note)."""
+        return self.search_view.graph.chunks_of(note_id)
+
     def note(self, note_id: str) -> Note:
         """The note with this id (KeyError if none); from the note index when there is one,
         without its body then."""

@@ -38,7 +38,7 @@ from mindnet_desktop.core.service.search.view import SearchView, open_search_vie
 from mindnet_desktop.core.service.vault.note_vectors import nearest_notes, refreshed_vectors
 from mindnet_desktop.core.service.vault.unsaved import Unsaved
 from mindnet_desktop.core.store.chroma import ChromaStore
-from mindnet_desktop.core.store.chunk_snapshot import update_chunk_snapshot
+from mindnet_desktop.core.store.chunk_snapshot import in_step, update_chunk_snapshot
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
 from mindnet_desktop.core.store.protocol import NoteRecord
 
@@ -206,12 +206,36 @@ class VaultState:
         """What the snapshots owe (None: nothing), with the signatures to write them at, for
         another process to write (`snapshot_child`); they are no longer stale here unless
         `written(False)` says the write failed. Later changes follow those signatures."""
-        if not self.stale or self._sent is not None:
+        if self._sent is not None:
             return None
+        if not self.stale:
+            if not self.readers_behind():
+                return None
+            current = self.snapshots.signatures()[0]  # owed whole, unless records follow
+            self.unsaved = Unsaved(current if self.snapshots.records_in_step(current) else None)
         signatures = self.snapshots.signatures()
         sent = self.unsaved or Unsaved(None)
         self._sent, self.unsaved, self.stale = sent, Unsaved(signatures[0]), False
         return signatures, sent
+
+    def readers_behind(self) -> bool:
+        """The snapshots a fresh reader reads (the chunk snapshot, the note index) are out
+        of step with the index while nothing is owed: a writer closed or killed before they
+        were written. Then nothing would bring them in step before the next change, and
+        every start would wait for the store and load every record and the whole graph."""
+        if not self.keep_caches:
+            return False
+        records_signature, graph_signature = self.snapshots.signatures()
+        if records_signature is None:
+            return False  # nothing imported yet
+        local = self.open_store().server is None
+        if local and not in_step(self.data_dir, records_signature, self.embedder):
+            return True
+        index = NoteIndex.load(self.data_dir, graph_signature)
+        if index is None:
+            return True
+        index.close()
+        return False
 
     def written(self, ok: bool) -> None:
         """The snapshots taken by `take_unsaved` were written (or not: owed again)."""

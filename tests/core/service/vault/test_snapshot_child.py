@@ -125,3 +125,30 @@ def test_a_write_that_fails_or_comes_late_is_owed_again(vault, tmp_path):
         records = dict(mn.records)
         graph = KnowledgeGraph.from_records(records.values(), mn.overlay)
         _check_in_step(vault, data, records, graph)
+
+
+@pytest.mark.parametrize("behind", ["notes.index.sqlite", "chunks.snapshot"])
+def test_reader_snapshots_left_behind_are_owed_with_nothing_changed(vault, tmp_path, behind):
+    """Guards a writer closed or killed before the child wrote: the next start changes
+    nothing, yet the chunk snapshot and the note index it finds out of step are owed and
+    written (shown to fail by owing only what an import changed: every later start then
+    waits for the store and loads every record)."""
+    data = tmp_path / "data"
+    _index(vault, data)
+    with _app_writer(vault, data) as mn:
+        run_import(mn, sync_deletes=True)
+        assert snapshot_request(mn) is None  # all in step: nothing owed
+    (data / behind).unlink()
+    with _app_writer(vault, data) as mn:
+        run_import(mn, sync_deletes=True)  # the start's check: nothing changed
+        request = snapshot_request(mn)
+        assert request is not None and request.unsaved.since is not None  # records follow
+        assert write_snapshots(request)
+        mn.state.written(True)
+        assert snapshot_request(mn) is None
+    assert index_status(data, "hash").state == "ready"
+    records_signature, graph_signature = Snapshots(data).signatures()
+    index = NoteIndex.load(data, graph_signature)
+    assert index is not None and "Glossar/HNSW" in index.notes
+    index.close()
+    assert ChunkSnapshot.load(data, records_signature, "hash") is not None
