@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from mindnet_desktop.core.domain import chunk_id
 from mindnet_desktop.core.graph.knowledge_graph import UNRESOLVED_PREFIX, graph_node
 from mindnet_desktop.core.graph.neighbourhood import around, note_of, within
-from mindnet_desktop.core.graph.note_index import NoteIndex
+from mindnet_desktop.core.graph.note_index import IndexReads
 from mindnet_desktop.core.graph.queries import Direction, GraphQueries
 from mindnet_desktop.core.graph.slice import (
     GraphSlice,
@@ -23,7 +23,7 @@ from mindnet_desktop.core.store.overlay import EdgeOverlay
 
 
 def neighbourhood_of(
-    index: NoteIndex,
+    index: IndexReads,
     overlay: EdgeOverlay,
     symmetric: frozenset[str],
     root: str,
@@ -39,7 +39,7 @@ def neighbourhood_of(
 
 
 def joining_of(
-    index: NoteIndex,
+    index: IndexReads,
     overlay: EdgeOverlay,
     symmetric: frozenset[str],
     notes: Iterable[str],
@@ -54,7 +54,7 @@ def joining_of(
 
 
 def whole_vault_of(
-    index: NoteIndex,
+    index: IndexReads,
     overlay: EdgeOverlay,
     kinds: set[str] | None = None,
     include_deleted: bool = False,

@@ -15,12 +15,12 @@ from collections.abc import Iterable
 
 from mindnet_desktop.core.domain import Edge, chunk_id
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph, graph_node, note_attrs
-from mindnet_desktop.core.graph.note_index import NoteIndex
+from mindnet_desktop.core.graph.note_index import IndexReads
 from mindnet_desktop.core.ingest.edges import structure_of
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 
 
-def note_of(index: NoteIndex, node: str) -> str | None:
+def note_of(index: IndexReads, node: str) -> str | None:
     """The note a note or chunk node belongs to; None when the graph has no such node."""
     if node in index.notes:
         return node
@@ -30,7 +30,7 @@ def note_of(index: NoteIndex, node: str) -> str | None:
     return None
 
 
-def neighbourhood(index: NoteIndex, node: str, overlay: EdgeOverlay) -> KnowledgeGraph:
+def neighbourhood(index: IndexReads, node: str, overlay: EdgeOverlay) -> KnowledgeGraph:
     """The graph of `node` (a note or chunk id) and everything one edge away from it or from
     its note's chunks; an empty graph when there is no such node."""
     note_id = note_of(index, node)
@@ -42,7 +42,7 @@ def neighbourhood(index: NoteIndex, node: str, overlay: EdgeOverlay) -> Knowledg
     )
 
 
-def around(index: NoteIndex, notes: Iterable[str], overlay: EdgeOverlay) -> KnowledgeGraph:
+def around(index: IndexReads, notes: Iterable[str], overlay: EdgeOverlay) -> KnowledgeGraph:
     """The graph of `notes` (note ids; others are left out) and everything one edge away
     from them or their chunks: every edge of theirs, so a walk at note level from any of them
     takes the same steps as over the whole graph."""
@@ -50,7 +50,7 @@ def around(index: NoteIndex, notes: Iterable[str], overlay: EdgeOverlay) -> Know
     return _part(index, overlay, [x for n, c in owners.items() for x in (n, *c)], owners)
 
 
-def within(index: NoteIndex, root: str, depth: int, overlay: EdgeOverlay) -> KnowledgeGraph:
+def within(index: IndexReads, root: str, depth: int, overlay: EdgeOverlay) -> KnowledgeGraph:
     """The graph that a walk of `depth` hops from the note `root` sees: every edge of each
     note fewer than `depth` hops away (either way, any kind, deleted ones too)."""
     reached = {root}
@@ -69,7 +69,7 @@ def within(index: NoteIndex, root: str, depth: int, overlay: EdgeOverlay) -> Kno
 
 
 def _part(
-    index: NoteIndex, overlay: EdgeOverlay, seeds: list[str], owners: dict[str, list[str]]
+    index: IndexReads, overlay: EdgeOverlay, seeds: list[str], owners: dict[str, list[str]]
 ) -> KnowledgeGraph:
     """The graph of the edges into and out of `seeds` (notes and chunks of the `owners`,
     note id -> its chunks), built as `KnowledgeGraph.upsert_note` would."""
@@ -99,7 +99,7 @@ def _part(
 
 def _add_nodes(
     kg: KnowledgeGraph,
-    index: NoteIndex,
+    index: IndexReads,
     owners: dict[str, list[str]],
     edges: list[tuple[Edge, int]],
 ) -> None:

@@ -28,14 +28,14 @@ from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 INDEX_FILE = "notes.index.sqlite"
-VERSION = "3"  # 2: the edges a `neighbors` query reads; 3: what the app's panels read
+VERSION = "4"  # 2: the edges a `neighbors` query reads; 4: what the app reads of it
 BATCH = 500  # note ids per query (SQLite's bound on parameters)
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE notes (note_id TEXT PRIMARY KEY, path TEXT, title TEXT, type TEXT, status TEXT,
     aliases TEXT, tags TEXT, chunk_count INTEGER, mtime_ns INTEGER, size INTEGER,
-    indexed_at REAL, edges INTEGER, degree INTEGER);
+    indexed_at REAL, edges INTEGER, active INTEGER, degree INTEGER);
 CREATE TABLE names (name TEXT, note_id TEXT);
 CREATE TABLE links (source TEXT, target TEXT, kind TEXT, confidence REAL, provenance TEXT);
 CREATE TABLE edges (source TEXT, target TEXT, occurrence INTEGER, kind TEXT, target_id TEXT,
@@ -74,8 +74,20 @@ class SearchGraph(Protocol):
     def active_edges(self) -> int:
         """How many edges the notes and the user hold, soft-deleted ones not counted (the
         overlay as it was when the index was written: its bytes are in the signature)."""
-        row = self._con.execute("SELECT value FROM meta WHERE key = 'active_edges'").fetchone()
-        return int(row[0])
+        row = self._con.execute("SELECT value FROM meta WHERE key = 'user_edges'").fetchone()
+        notes = self._con.execute("SELECT total(active) FROM notes").fetchone()[0]
+        return int(notes) + int(row[0])
+
+    def counts_of(self, notes: list[str]) -> tuple[int, int]:
+        """(edges, active edges) of these notes together."""
+        edges = active = 0
+        for start in range(0, len(notes), BATCH):
+            part = notes[start : start + BATCH]
+            marks = ",".join("?" * len(part))
+            query = f"SELECT total(edges), total(active) FROM notes WHERE note_id IN ({marks})"
+            row = self._con.execute(query, part).fetchone()
+            edges, active = edges + int(row[0]), active + int(row[1])
+        return edges, active
 
     def busiest(self) -> str | None:
         """The note with the most edges (`KnowledgeGraph.degree_of`), ties by id."""
@@ -95,7 +107,62 @@ class SearchGraph(Protocol):
         ):
             yield Edge(*fields), occurrence
 
+    def targets_of(self, note_id: str) -> set[str]:
+        """The notes the note's active links reach."""
+        rows = self._con.execute("SELECT target FROM links WHERE source = ?", (note_id,))
+        return {r[0] for r in rows}
+
+    def sources_of(self, note_id: str) -> set[str]:
+        """The notes whose active links reach the note."""
+        rows = self._con.execute("SELECT source FROM links WHERE target = ?", (note_id,))
+        return {r[0] for r in rows}
+
     def note_neighbours(self, note_id: str) -> list[str]: ...
+
+
+class NoteTable(Protocol):
+    """note id -> Note, and every note at once (`NoteRows`, `PatchedNotes`)."""
+
+    def __getitem__(self, note_id: str) -> Note: ...
+
+    def __contains__(self, note_id: object) -> bool: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def __len__(self) -> int: ...
+
+    def every(self) -> list[Note]: ...
+
+
+class IndexReads(SearchGraph, Protocol):
+    """What is read of a note index: `NoteIndex`, or one with the notes changed since laid
+    over it (`patched_index.PatchedIndex`)."""
+
+    @property
+    def notes(self) -> NoteTable: ...
+
+    @property
+    def names(self) -> Mapping[str, list[str]]: ...
+
+    def stamp(self, note_id: str) -> tuple[int, int]: ...
+
+    def kinds(self) -> set[str]: ...
+
+    def edges_touching(self, nodes: list[str]) -> list[tuple[Edge, int]]: ...
+
+    def every_edge(self) -> Iterator[tuple[Edge, int]]: ...
+
+    def chunk_counts(self) -> dict[str, int]: ...
+
+    def listing(self) -> list[tuple[str, str, str, str, float, int]]: ...
+
+    def edge_total(self) -> int: ...
+
+    def active_edges(self) -> int: ...
+
+    def busiest(self) -> str | None: ...
+
+    def close(self) -> None: ...
 
 
 def note_names(records: Mapping[str, NoteRecord]) -> dict[str, list[str]]:
@@ -126,7 +193,7 @@ def write_note_index(
         with contextlib.closing(sqlite3.connect(tmp)) as con:
             con.executescript(SCHEMA)
             con.executemany(
-                "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     (
                         n.note_id,
@@ -141,6 +208,7 @@ def write_note_index(
                         r.size,
                         r.indexed_at,
                         len(r.edges),
+                        active_edges(r.edges, graph.overlay),
                         graph.degree_of(n.note_id),
                     )
                     for r in records.values()
@@ -160,7 +228,7 @@ def write_note_index(
             con.executescript(INDEXES)
             kinds = json.dumps(sorted({e.kind for r in records.values() for e in r.edges}))
             meta = {"version": VERSION, "signature": signature, "kinds": kinds}
-            meta["active_edges"] = str(_active_edges(records, graph.overlay))
+            meta["user_edges"] = str(_active_user_edges(graph.overlay))
             con.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
             con.commit()
         os.chmod(tmp, 0o600)  # like the other snapshots: the notes' titles are private
@@ -171,15 +239,18 @@ def write_note_index(
         return False
 
 
-def _active_edges(records: Mapping[str, NoteRecord], overlay: EdgeOverlay | None) -> int:
-    """The edges of the notes and the user's, soft-deleted ones not counted."""
-    notes = sum(len(r.edges) for r in records.values())
+def active_edges(edges: list[Edge], overlay: EdgeOverlay | None) -> int:
+    """How many of a note's `edges` are not soft-deleted."""
+    if overlay is None or not overlay.tombstones:
+        return len(edges)
+    seen = occurrences(edges)
+    return sum(1 for e in edges if overlay.tombstone(e, seen[e.id]) is None)
+
+
+def _active_user_edges(overlay: EdgeOverlay | None) -> int:
     if overlay is None:
-        return notes
-    if not overlay.tombstones:
-        return notes + len(overlay.user_edges)
-    pairs = overlay.with_tombstones(r.edges for r in records.values())
-    return sum(1 for _, stone in pairs if stone is None)
+        return 0
+    return sum(1 for e in overlay.user_edges.values() if overlay.tombstone(e) is None)
 
 
 def _edge_rows(records: Mapping[str, NoteRecord]) -> Iterator[tuple[object, ...]]:
@@ -383,8 +454,20 @@ class NoteIndex:
     def active_edges(self) -> int:
         """How many edges the notes and the user hold, soft-deleted ones not counted (the
         overlay as it was when the index was written: its bytes are in the signature)."""
-        row = self._con.execute("SELECT value FROM meta WHERE key = 'active_edges'").fetchone()
-        return int(row[0])
+        row = self._con.execute("SELECT value FROM meta WHERE key = 'user_edges'").fetchone()
+        notes = self._con.execute("SELECT total(active) FROM notes").fetchone()[0]
+        return int(notes) + int(row[0])
+
+    def counts_of(self, notes: list[str]) -> tuple[int, int]:
+        """(edges, active edges) of these notes together."""
+        edges = active = 0
+        for start in range(0, len(notes), BATCH):
+            part = notes[start : start + BATCH]
+            marks = ",".join("?" * len(part))
+            query = f"SELECT total(edges), total(active) FROM notes WHERE note_id IN ({marks})"
+            row = self._con.execute(query, part).fetchone()
+            edges, active = edges + int(row[0]), active + int(row[1])
+        return edges, active
 
     def busiest(self) -> str | None:
         """The note with the most edges (`KnowledgeGraph.degree_of`), ties by id."""
@@ -403,6 +486,16 @@ class NoteIndex:
             f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY rowid"
         ):
             yield Edge(*fields), occurrence
+
+    def targets_of(self, note_id: str) -> set[str]:
+        """The notes the note's active links reach."""
+        rows = self._con.execute("SELECT target FROM links WHERE source = ?", (note_id,))
+        return {r[0] for r in rows}
+
+    def sources_of(self, note_id: str) -> set[str]:
+        """The notes whose active links reach the note."""
+        rows = self._con.execute("SELECT source FROM links WHERE target = ?", (note_id,))
+        return {r[0] for r in rows}
 
     def note_neighbours(self, note_id: str) -> list[str]:
         rows = self._con.execute(

@@ -169,16 +169,18 @@ class HybridRetriever:
         only: CandidateFilter | None,
         extra: list[str] | None,
         pool: int | None,
+        spare: int = 0,
     ) -> Candidates:
         """The semantic top-N, the lexical top-N and the `extra` chunks, with the cosine of
-        each to the query (read from the store; nothing is scored yet)."""
+        each to the query (read from the store; nothing is scored yet). `spare`: as many
+        more of each top-N, for a caller that drops chunks the filter `only` could not."""
         extras_only = pool == 0
         pool = self.config.candidate_pool if pool is None else pool
-        nearest = self.store.nearest_chunks(vector, pool, only) if pool > 0 else []
+        nearest = self.store.nearest_chunks(vector, pool + spare, only) if pool > 0 else []
         similarity = {row.chunk_id: sim for row, sim in nearest}
         rows = {row.chunk_id: row for row, _ in nearest}
         bm25: dict[str, float] = {}
-        lexical_pool = 0 if extras_only else self.config.lexical_pool
+        lexical_pool = 0 if extras_only else self.config.lexical_pool + spare
         if lexical_pool > 0 and self.config.weights["lexical"] > 0:
             bm25 = dict(self.store.lexical_search(query, lexical_pool, only))
         more = self.store.chunk_rows(

@@ -195,10 +195,9 @@ class LexicalIndex:
             return []
         clauses = [(t.Occur.Must, t.Query.boolean_query(should))]
         for field, allowed in (("type", types), ("note_id", note_ids)):
-            if allowed is not None:
-                clauses.append(
-                    (t.Occur.Must, t.Query.term_set_query(self.schema, field, sorted(allowed)))
-                )
+            if allowed is not None:  # a filter: it adds nothing to the score (else 1 each)
+                only = t.Query.term_set_query(self.schema, field, sorted(allowed))
+                clauses.append((t.Occur.Must, t.Query.boost_query(only, 0.0)))
         self.index.reload()  # another process (the writer) may have committed
         searcher = self.index.searcher()
         found = searcher.search(t.Query.boolean_query(clauses), n, count=False)

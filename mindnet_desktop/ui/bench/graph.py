@@ -177,12 +177,14 @@ def vault_run(vault: str, data_dir: str, embedder: str | None = None) -> dict[st
     """The whole-vault view of an indexed vault as a start of the app shows it: the layout
     from scratch (a first start; its positions saved as the view saves them), then a second
     start's layout from the saved positions and the first draw (scene, titles, paint). The
-    graph's load (which the window's opening of the vault does) is reported apart."""
+    slice is read from the note index as the window reads it; without one in step, from the
+    graph, whose load (the window's opening of the vault) is reported apart."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from pathlib import Path
 
     from PySide6.QtWidgets import QApplication
 
+    from mindnet_desktop.core.graph.index_slice import whole_vault_of
     from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE, load_layout, save_layout
     from mindnet_desktop.core.graph.slice import whole_vault
     from mindnet_desktop.core.models.embedders import make_embedder
@@ -191,15 +193,19 @@ def vault_run(vault: str, data_dir: str, embedder: str | None = None) -> dict[st
     from mindnet_desktop.ui.graph.layout import compute_layout
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    with Mindnet(Path(vault), Path(data_dir), None, make_embedder(embedder), False) as mn:
-        # The window loads the graph when it opens the vault (its first view is the
-        # neighbourhood of the best-linked note): the whole view starts from it.
+    chosen = make_embedder(embedder)
+    with Mindnet(Path(vault), Path(data_dir), None, chosen, False, lazy_store=True) as mn:
+        # As the window: from the note index while it is in step, else from the graph,
+        # which the window loads when it opens the vault (reported apart).
+        index, graph_load_s = mn.note_index(), 0.0
+        if index is None:
+            t0 = time.perf_counter()
+            queries = mn.queries
+            graph_load_s = time.perf_counter() - t0
         t0 = time.perf_counter()
-        queries = mn.queries
-        graph_load_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        graph = whole_vault(queries)
+        graph = whole_vault_of(index, mn.overlay) if index else whole_vault(queries)
         slice_s = time.perf_counter() - t0
+        source = "note index" if index else "graph"
         cache = mn.data_dir / LAYOUT_FILE
     ids, pairs = list(graph.nodes), [(e.source, e.target) for e in graph.edges]
     t0 = time.perf_counter()
@@ -223,6 +229,7 @@ def vault_run(vault: str, data_dir: str, embedder: str | None = None) -> dict[st
         "nodes": len(ids),
         "edges": len(pairs),
         "graph_load_s": round(graph_load_s, 3),
+        "slice_from": source,
         "slice_s": round(slice_s, 3),
         "layout_cold_s": round(cold_s, 3),
         "layout_cached_s": round(cached_s, 3),

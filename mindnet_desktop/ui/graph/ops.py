@@ -16,7 +16,7 @@ from typing import Any
 from mindnet_desktop.core.domain import note_id_of_chunk
 from mindnet_desktop.core.graph.index_slice import joining_of, neighbourhood_of, whole_vault_of
 from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE, load_layout, save_layout
-from mindnet_desktop.core.graph.note_index import NoteIndex
+from mindnet_desktop.core.graph.note_index import IndexReads
 from mindnet_desktop.core.graph.queries import Direction
 from mindnet_desktop.core.graph.slice import (
     GraphSlice,
@@ -84,7 +84,7 @@ def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
     return Fetched(shown, sorted(mn.vocabulary.kinds), folders, tags, sorted(names), cache)
 
 
-def _fetch_from_index(mn: Mindnet, index: NoteIndex, request: SliceRequest) -> Fetched:
+def _fetch_from_index(mn: Mindnet, index: IndexReads, request: SliceRequest) -> Fetched:
     """`fetch_slice` from the note index (`core/graph/index_slice.py`): the graph and the
     records stay unloaded."""
     symmetric, overlay = mn.vocabulary.symmetric, mn.overlay

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from mindnet_desktop.core.domain import Edge, drain
 from mindnet_desktop.core.graph.neighbourhood import note_of
-from mindnet_desktop.core.graph.note_index import NoteIndex
+from mindnet_desktop.core.graph.note_index import IndexReads
 from mindnet_desktop.core.graph.queries import QueryError
 from mindnet_desktop.core.ingest.note_edit import (
     EDIT_JOURNAL,
@@ -114,7 +114,7 @@ def resolve_node(mn: EdgeReads, ref: str) -> str:
     return mn.find_note(ref).note.note_id
 
 
-def resolve_in_index(index: NoteIndex, ref: str) -> str:
+def resolve_in_index(index: IndexReads, ref: str) -> str:
     """`resolve_node` over the note index, for a process that has not loaded the graph."""
     if note_of(index, ref) is not None:
         return ref

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from mindnet_desktop.core.store.protocol import Store
 
 QUERY_CHARS = 2000  # of the note's text, for the lexical query (its first terms count)
+MAX_LISTED_NOTES = 5000  # note ids a candidate filter names at most
 
 
 class RelatedVault(NoteFiles, Protocol):
@@ -101,10 +102,15 @@ def related(
     body = note.body or note_body(mn, note.note_id)  # the note index holds no bodies
     query = f"{note.title}\n{' '.join(note.aliases)}\n{body[:QUERY_CHARS]}"
     retriever = mn.retriever
-    only = CandidateFilter(note_ids=frozenset(allowed))
-    found = retriever.candidates(
-        query, vector, only, None, max(retriever.config.candidate_pool, 8 * k)
-    )
+    pool = max(retriever.config.candidate_pool, 8 * k)
+    only: CandidateFilter | None = CandidateFilter(note_ids=frozenset(allowed))
+    spare = 0
+    if not folder and len(allowed) > MAX_LISTED_NOTES:
+        # Chroma cannot take so many ids (SQLite's bound on a query's variables): ask
+        # without them for as many more chunks as the few notes left out hold.
+        left_out = {note.note_id} | (linked if unlinked else set())
+        only, spare = None, sum(len(mn.chunk_ids(n)) for n in left_out)
+    found = retriever.candidates(query, vector, only, None, pool, spare)
     best: dict[str, tuple[float, float]] = {}
     for cid, row in found.rows.items():
         owner = row.chunk.note_id

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Note
 from mindnet_desktop.core.graph.note_index import (
+    IndexReads,
     NoteIndex,
     SearchGraph,
     note_names,
@@ -71,7 +72,7 @@ class SearchView:
     names: Mapping[str, list[str]]
     stamp: Callable[[str], tuple[int, int]]
     symmetric: frozenset[str]
-    index: NoteIndex | None = None
+    index: IndexReads | None = None
 
     @classmethod
     def over(
@@ -83,7 +84,7 @@ class SearchView:
         return cls(graph, NotesView(records), note_names(records), stamp, symmetric)
 
     @classmethod
-    def of_index(cls, index: NoteIndex, symmetric: frozenset[str]) -> SearchView:
+    def of_index(cls, index: IndexReads, symmetric: frozenset[str]) -> SearchView:
         return cls(index, index.notes, index.names, index.stamp, symmetric, index)
 
     def close(self) -> None:

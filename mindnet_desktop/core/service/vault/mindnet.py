@@ -23,7 +23,7 @@ from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Chunk, Edge, IndexProgress, Note
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.graph.neighbourhood import neighbourhood
-from mindnet_desktop.core.graph.note_index import NoteIndex
+from mindnet_desktop.core.graph.note_index import IndexReads
 from mindnet_desktop.core.graph.queries import GraphQueries
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import Importer, ImportOptions, ImportOutcome
@@ -399,7 +399,7 @@ class Mindnet:
         """A note by id, vault path, title, alias or file name (case-insensitive)."""
         return lookup.find_note(self.records, ref)
 
-    def note_index(self) -> NoteIndex | None:
+    def note_index(self) -> IndexReads | None:
         """The note index while this process holds neither the records nor the graph (a
         fresh reader; the app until an import changes a note), else None: what reads it
         instead of them loads neither (50,000 notes: ~1.2 GiB)."""

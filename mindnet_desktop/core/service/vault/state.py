@@ -28,13 +28,14 @@ from typing import Any
 from mindnet_desktop.core.config.vocabulary import Vocabulary
 from mindnet_desktop.core.domain import Edge
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
-from mindnet_desktop.core.graph.note_index import NoteIndex, write_note_index
+from mindnet_desktop.core.graph.note_index import IndexReads, NoteIndex, write_note_index
 from mindnet_desktop.core.graph.snapshot import Snapshots
 from mindnet_desktop.core.ingest.importer import ImportOutcome
 from mindnet_desktop.core.ingest.links import ResolverCache
 from mindnet_desktop.core.ingest.manifest import Manifest
 from mindnet_desktop.core.service.quality.feedback import FeedbackIndex
 from mindnet_desktop.core.service.search.view import SearchView, open_search_view
+from mindnet_desktop.core.service.vault.index_patch import IndexPatch
 from mindnet_desktop.core.service.vault.note_vectors import nearest_notes, refreshed_vectors
 from mindnet_desktop.core.service.vault.unsaved import Unsaved
 from mindnet_desktop.core.store.chroma import ChromaStore
@@ -88,10 +89,14 @@ class VaultState:
         self._vocabulary: Vocabulary | None = None
         self._search_view: SearchView | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
+        self._patch: IndexPatch | None = None  # the note index and the notes changed since
+        self._sent_signatures: tuple[str | None, str | None] | None = None
 
     @property
     def records(self) -> dict[str, NoteRecord]:
         """Every note's record: from the snapshot when it is in step, else from the store."""
+        if self._records is None and self._patch is not None:
+            self._unpatch()
         if self._records is None:
             signature = self.snapshots.signatures()[0]  # before reading: a race only misses
             records = self.snapshots.load_records(signature)
@@ -106,6 +111,8 @@ class VaultState:
     def graph(self) -> KnowledgeGraph:
         """The knowledge graph: from the snapshot when it is in step, else rebuilt from the
         records (no parsing, no embedding)."""
+        if self._graph is None and self._patch is not None:
+            self._unpatch()
         if self._graph is None:
             signature = self.snapshots.signatures()[1]
             graph = self.snapshots.load_graph(signature, self.overlay)
@@ -135,12 +142,15 @@ class VaultState:
     def search_view(self) -> SearchView:
         """What a search reads of the notes and the graph (`search/view.py`): a fresh
         reader's note index, else the records and the graph."""
+        if self._search_view is None and self._patch is not None:
+            symmetric = Vocabulary(self.config_dir).symmetric
+            self._search_view = SearchView.of_index(self._patch.view(self.overlay), symmetric)
         if self._search_view is None:
             fresh = self.fresh_reader and self._records is None and self._graph is None
             self._search_view = open_search_view(self, fresh, self.keep_caches)
         return self._search_view
 
-    def fresh_index(self) -> NoteIndex | None:
+    def fresh_index(self) -> IndexReads | None:
         """The note index when this is a lazy reader that has loaded neither the records nor
         the graph and one in step is there (`search_view`); else None."""
         if not self.fresh_reader:
@@ -151,6 +161,8 @@ class VaultState:
 
     def has_note(self, note_id: str) -> bool:
         view = self._search_view  # a fresh search's note index; else no graph need be loaded
+        if view is None and self._patch is not None:
+            view = self.search_view
         return note_id in (view.notes if view is not None else self.records)
 
     def note_vectors(self) -> tuple[list[str], Any]:
@@ -173,13 +185,16 @@ class VaultState:
         changed = outcome.written or outcome.deleted or outcome.relinked
         if not changed and outcome.records is None:
             return False
-        if self._records is None and outcome.records is None:
+        patched = self._patched(outcome, before)
+        if not patched and self._records is None and outcome.records is None:
             self._records = self.snapshots.load_records(before[0])
-        if self._graph is None:
+        if not patched and self._graph is None:
             self._graph = self.snapshots.load_graph(before[1], self.overlay)
         for old, new in outcome.renamed.items():
             self.overlay.rename_note(old, new)
-        if outcome.records is not None:
+        if patched:
+            pass  # the records stay unloaded (an import that relinked read them: let go)
+        elif outcome.records is not None:
             self._records = outcome.records
         elif self._records is not None:  # the importer worked from the manifest: catch up
             for note_id in outcome.deleted:
@@ -202,6 +217,37 @@ class VaultState:
         self.stale = True
         return True
 
+    def _patched(self, outcome: ImportOutcome, before: tuple[str | None, str | None]) -> bool:
+        """Lay the import's changes over the note index read before it (`index_patch.py`)
+        when this process holds neither the records nor the graph; whether it did."""
+        if not self.fresh_reader or self._records is not None or self._graph is not None:
+            return False
+        if self._patch is None:
+            self._patch = IndexPatch.open(self.data_dir, before)
+            if self._patch is None:
+                return False
+            if self._sent is not None:  # a write is under way: these changes follow it
+                self._patch.taken()
+        self._patch.add(outcome)
+        if self._patch.full:
+            self._unpatch()
+            return False
+        return True
+
+    def _unpatch(self) -> None:
+        """Load the records and the graph the patch follows, with its changes (None left
+        where they are not on disk: they are read anew when asked for)."""
+        patch, self._patch = self._patch, None
+        if patch is None:
+            return
+        self.forget_search_view()
+        records = self.snapshots.load_records(patch.signatures[0])
+        graph = self.snapshots.load_graph(patch.signatures[1], self.overlay)
+        patch.close()
+        if records is not None and graph is not None:
+            patch.apply(records, graph)
+            self._records, self._graph = records, graph
+
     def take_unsaved(self) -> tuple[tuple[str | None, str | None], Unsaved] | None:
         """What the snapshots owe (None: nothing), with the signatures to write them at, for
         another process to write (`snapshot_child`); they are no longer stale here unless
@@ -216,6 +262,9 @@ class VaultState:
         signatures = self.snapshots.signatures()
         sent = self.unsaved or Unsaved(None)
         self._sent, self.unsaved, self.stale = sent, Unsaved(signatures[0]), False
+        self._sent_signatures = signatures
+        if self._patch is not None:
+            self._patch.taken()
         return signatures, sent
 
     def readers_behind(self) -> bool:
@@ -240,6 +289,10 @@ class VaultState:
     def written(self, ok: bool) -> None:
         """The snapshots taken by `take_unsaved` were written (or not: owed again)."""
         sent, self._sent = self._sent, None
+        signatures, self._sent_signatures = self._sent_signatures, None
+        patch = self._patch if ok and signatures is not None else None
+        if patch is not None and patch.written(self.data_dir, signatures):
+            self.forget_search_view()
         if not ok and sent is not None:
             self.unsaved = sent.then(self.unsaved or Unsaved(None))
             self.stale = True
@@ -251,6 +304,8 @@ class VaultState:
         cache, the next start reads the store instead)."""
         if not self.stale:
             return False
+        if self._patch is not None:  # saved here: what the patch follows is read
+            self._unpatch()
         self.stale = False
         unsaved, self.unsaved = self.unsaved or Unsaved(None), None
         records_signature, graph_signature = self.snapshots.signatures()
@@ -297,6 +352,10 @@ class VaultState:
         """Drop everything read from the index (another process writes it now)."""
         self._records = self._graph = self._vocabulary = self._note_vectors = None
         self.unsaved, self._sent, self.stale = None, None, False  # saved, or the other's
+        self._sent_signatures = None
+        if self._patch is not None:
+            self._patch.close()
+            self._patch = None
         self.forget_search_view()
 
     def reread(self) -> None:

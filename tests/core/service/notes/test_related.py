@@ -89,3 +89,19 @@ def test_cli_related_json(vault: Path, capsys, monkeypatch) -> None:
         "reasons",
     } <= row.keys()
     assert row["linked"] is False
+
+
+def test_a_vault_too_big_to_name_its_notes_lists_the_same(vault: Path, open_mindnet, monkeypatch):
+    """Guards related notes at 50,000 notes, where Chroma cannot take every allowed note's id
+    ("too many SQL variables"): asked without them, the list is the same, scores and all
+    (shown to fail by asking for no more candidates than before, and by a lexical filter
+    that adds to the scores it lets through)."""
+    from mindnet_desktop.core.service.notes import related as module
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    expected = {n: related(mn, n, k=8, unlinked=True) for n in NOTES}
+    monkeypatch.setattr(module, "MAX_LISTED_NOTES", 1)
+    for note, want in expected.items():
+        got = related(mn, note, k=8, unlinked=True)
+        assert [r.to_dict() for r in got] == [r.to_dict() for r in want]
