@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mindnet_desktop.core.domain import chunk_id
-from mindnet_desktop.core.graph.knowledge_graph import UNRESOLVED_PREFIX, graph_node
+from mindnet_desktop.core.domain import Edge, chunk_id
+from mindnet_desktop.core.graph.knowledge_graph import UNRESOLVED_PREFIX
 from mindnet_desktop.core.graph.neighbourhood import around, note_of, within
-from mindnet_desktop.core.graph.note_index import IndexReads
+from mindnet_desktop.core.graph.note_index import IndexReads, edge_row
 from mindnet_desktop.core.graph.queries import Direction, GraphQueries
 from mindnet_desktop.core.graph.slice import (
     GraphSlice,
@@ -69,45 +69,45 @@ def whole_vault_of(
     }
     chunks = index.chunk_counts()
 
-    def note_at(node: str) -> str | None:  # the note a note or chunk node stands for
+    def note_at(node: str, owner: str | None) -> str | None:
+        """The note a note or chunk node stands for (`owner`: the note it names, if any)."""
         if node in chunks:
             return node
-        owner, sep, seq = node.rpartition("#")
-        if sep and seq.isdigit() and 1 <= int(seq) <= chunks.get(owner, 0):
+        if owner is None:
+            owner = node.rpartition("#")[0]
+        seq = node[len(owner) + 1 :]
+        if node.startswith(owner + "#") and seq.isdigit() and int(seq) <= chunks.get(owner, 0):
             return owner if chunk_id(owner, int(seq)) == node else None
         return None
 
     # As the graph keeps them: one edge per id, the last copy of a link; a user edge only
     # when the notes hold none with its id (`KnowledgeGraph.add_edge`, `sync_user_edges`).
-    chosen = {edge.id: (edge, occurrence) for edge, occurrence in index.every_edge()}
-    for edge in overlay.user_edges.values():
-        chosen.setdefault(edge.id, (edge, 0))
+    rows = {row[10]: row for row in index.edge_rows()}
+    for user_edge in overlay.user_edges.values():
+        rows.setdefault(user_edge.id, edge_row(user_edge, 0))
+    stones = bool(overlay.tombstones)
     edges: list[SliceEdge] = []
-    for edge, occurrence in chosen.values():
-        source = note_at(edge.source_id)
+    for row in rows.values():
+        kind, source_id, target_id, target_note, note_id = row[:5]
+        if source_id.startswith(note_id) and note_id in chunks:  # its own note or chunk
+            source: str | None = note_id
+        else:  # a user's edge
+            source = note_at(source_id, None)
         if source is None:
             continue
-        end = graph_node(edge)
-        target = end if end.startswith(UNRESOLVED_PREFIX) else note_at(end)
+        end = row[11]  # a pending target (no such note or chunk) comes out None: left out
+        if end in chunks or end.startswith(UNRESOLVED_PREFIX):
+            target = end
+        else:
+            target = note_at(end, target_note)
         if target is None or target == source:
-            continue  # a pending target (no such note or chunk), or inside one note
-        if kinds is not None and edge.kind not in kinds:
             continue
-        deleted = overlay.tombstone(edge, occurrence) is not None
+        if kinds is not None and kind not in kinds:
+            continue
+        deleted = stones and overlay.tombstone(Edge(*row[:10]), row[12]) is not None
         if deleted and not include_deleted:
             continue
         if target not in nodes:
-            nodes[target] = SliceNode(target, "unresolved", edge.target_id or target)
-        edges.append(
-            SliceEdge(
-                edge.id,
-                edge.kind,
-                source,
-                target,
-                edge.provenance,
-                edge.rule_id,
-                float(edge.confidence),
-                deleted,
-            )
-        )
+            nodes[target] = SliceNode(target, "unresolved", target_id or target)
+        edges.append(SliceEdge(row[10], kind, source, target, row[5], row[6], row[7], deleted))
     return GraphSlice(nodes, edges, None)

@@ -28,7 +28,7 @@ from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 INDEX_FILE = "notes.index.sqlite"
-VERSION = "4"  # 2: the edges a `neighbors` query reads; 4: what the app reads of it
+VERSION = "5"  # 2: the edges a `neighbors` query reads; 5: what the app reads of it
 BATCH = 500  # note ids per query (SQLite's bound on parameters)
 
 SCHEMA = """
@@ -40,7 +40,7 @@ CREATE TABLE names (name TEXT, note_id TEXT);
 CREATE TABLE links (source TEXT, target TEXT, kind TEXT, confidence REAL, provenance TEXT);
 CREATE TABLE edges (source TEXT, target TEXT, occurrence INTEGER, kind TEXT, target_id TEXT,
     target_note_id TEXT, note_id TEXT, provenance TEXT, rule_id TEXT, confidence REAL,
-    target_ref TEXT, scope TEXT);
+    target_ref TEXT, scope TEXT, id TEXT);
 """
 INDEXES = """
 CREATE INDEX names_name ON names (name);
@@ -55,67 +55,39 @@ EDGE_COLUMNS = (
 )
 
 
+# An edge as the index holds it: Edge's fields in order, then its id, the graph node it points
+# to and which copy of its link it is (`edge_row`).
+EdgeRow = tuple[str, str, str, str | None, str, str, str, float, str, str, str, str, int]
+EDGE_ROW = (
+    "kind, source, target_id, target_note_id, note_id, provenance, rule_id, confidence, "
+    "target_ref, scope, id, target, occurrence"
+)
+
+
+def edge_row(e: Edge, occurrence: int) -> EdgeRow:
+    return (
+        e.kind,
+        e.source_id,
+        e.target_id,
+        e.target_note_id,
+        e.note_id,
+        e.provenance,
+        e.rule_id,
+        float(e.confidence),
+        e.target_ref,
+        e.scope,
+        e.id,
+        graph_node(e),
+        occurrence,
+    )
+
+
 class SearchGraph(Protocol):
     """What a search reads of the graph: `KnowledgeGraph` or a `NoteIndex`."""
 
     def chunks_of(self, note_id: str) -> list[str]: ...
 
     def links_among(self, notes: set[str]) -> list[NoteLink]: ...
-
-    def listing(self) -> list[tuple[str, str, str, str, float, int]]:
-        """(note id, path, title, type, indexed at, chunk count) of every note, by path."""
-        query = "SELECT note_id, path, title, type, indexed_at, chunk_count FROM notes"
-        return sorted(self._con.execute(query).fetchall(), key=lambda row: row[1])
-
-    def edge_total(self) -> int:
-        """How many edges the notes hold (structure edges too; not the user's)."""
-        return int(self._con.execute("SELECT total(edges) FROM notes").fetchone()[0])
-
-    def active_edges(self) -> int:
-        """How many edges the notes and the user hold, soft-deleted ones not counted (the
-        overlay as it was when the index was written: its bytes are in the signature)."""
-        row = self._con.execute("SELECT value FROM meta WHERE key = 'user_edges'").fetchone()
-        notes = self._con.execute("SELECT total(active) FROM notes").fetchone()[0]
-        return int(notes) + int(row[0])
-
-    def counts_of(self, notes: list[str]) -> tuple[int, int]:
-        """(edges, active edges) of these notes together."""
-        edges = active = 0
-        for start in range(0, len(notes), BATCH):
-            part = notes[start : start + BATCH]
-            marks = ",".join("?" * len(part))
-            query = f"SELECT total(edges), total(active) FROM notes WHERE note_id IN ({marks})"
-            row = self._con.execute(query, part).fetchone()
-            edges, active = edges + int(row[0]), active + int(row[1])
-        return edges, active
-
-    def busiest(self) -> str | None:
-        """The note with the most edges (`KnowledgeGraph.degree_of`), ties by id."""
-        row = self._con.execute(
-            "SELECT note_id FROM notes ORDER BY degree DESC, note_id LIMIT 1"
-        ).fetchone()
-        return row[0] if row else None
-
-    def chunk_counts(self) -> dict[str, int]:
-        """Note id -> how many chunks it has, for every note."""
-        return dict(self._con.execute("SELECT note_id, chunk_count FROM notes").fetchall())
-
-    def every_edge(self) -> Iterator[tuple[Edge, int]]:
-        """Every edge of the notes but their structure edges, with its occurrence."""
-        for *fields, occurrence in self._con.execute(
-            f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY rowid"
-        ):
-            yield Edge(*fields), occurrence
-
-    def targets_of(self, note_id: str) -> set[str]:
-        """The notes the note's active links reach."""
-        rows = self._con.execute("SELECT target FROM links WHERE source = ?", (note_id,))
-        return {r[0] for r in rows}
-
-    def sources_of(self, note_id: str) -> set[str]:
-        """The notes whose active links reach the note."""
-        rows = self._con.execute("SELECT source FROM links WHERE target = ?", (note_id,))
-        return {r[0] for r in rows}
 
     def note_neighbours(self, note_id: str) -> list[str]: ...
 
@@ -151,6 +123,8 @@ class IndexReads(SearchGraph, Protocol):
     def edges_touching(self, nodes: list[str]) -> list[tuple[Edge, int]]: ...
 
     def every_edge(self) -> Iterator[tuple[Edge, int]]: ...
+
+    def edge_rows(self) -> Iterator[EdgeRow]: ...
 
     def chunk_counts(self) -> dict[str, int]: ...
 
@@ -223,7 +197,8 @@ def write_note_index(
                 "INSERT INTO links VALUES (?, ?, ?, ?, ?)", graph.links_among(set(records))
             )
             con.executemany(
-                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _edge_rows(records)
+                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _edge_rows(records),
             )
             con.executescript(INDEXES)
             kinds = json.dumps(sorted({e.kind for r in records.values() for e in r.edges}))
@@ -275,6 +250,7 @@ def _edge_rows(records: Mapping[str, NoteRecord]) -> Iterator[tuple[object, ...]
                 e.confidence,
                 e.target_ref,
                 e.scope,
+                e.id,
             )
 
 
@@ -482,10 +458,12 @@ class NoteIndex:
 
     def every_edge(self) -> Iterator[tuple[Edge, int]]:
         """Every edge of the notes but their structure edges, with its occurrence."""
-        for *fields, occurrence in self._con.execute(
-            f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY rowid"
-        ):
-            yield Edge(*fields), occurrence
+        for row in self.edge_rows():
+            yield Edge(*row[:10]), row[12]
+
+    def edge_rows(self) -> Iterator[EdgeRow]:
+        """`every_edge` as rows, without making an `Edge` (or its id) of each."""
+        return iter(self._con.execute(f"SELECT {EDGE_ROW} FROM edges ORDER BY rowid"))
 
     def targets_of(self, note_id: str) -> set[str]:
         """The notes the note's active links reach."""

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING
 
 from mindnet_desktop.core.domain import Edge, Note, chunk_id
 from mindnet_desktop.core.graph.knowledge_graph import NoteLink, graph_node
-from mindnet_desktop.core.graph.note_index import NoteIndex, active_edges, note_names
+from mindnet_desktop.core.graph.note_index import (
+    EdgeRow,
+    NoteIndex,
+    active_edges,
+    edge_row,
+    note_names,
+)
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 
 if TYPE_CHECKING:
@@ -169,6 +175,13 @@ class PatchedIndex:
             if edge.note_id not in self.changed:
                 yield edge, occurrence
         yield from self._changed_edges()
+
+    def edge_rows(self) -> Iterator[EdgeRow]:
+        for row in self.base.edge_rows():
+            if row[4] not in self.changed:  # its note's
+                yield row
+        for edge, occurrence in self._changed_edges():
+            yield edge_row(edge, occurrence)
 
     def chunk_counts(self) -> dict[str, int]:
         counts = self.base.chunk_counts()

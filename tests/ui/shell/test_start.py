@@ -4,6 +4,7 @@ store, and a search finds the same."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from mindnet_desktop.cli.vault import import_for_readers
@@ -128,3 +129,22 @@ def test_a_store_that_cannot_open_behind_good_snapshots_is_reported(
     qtbot.waitUntil(lambda: window.host.mindnet is None, timeout=LONG)
     assert window.watch_label.property("state") == "error"
     assert window.indexer.state != WATCHING
+
+
+def test_the_start_bench_waits_for_the_model_and_reports_the_apps_memory(
+    qtbot, vault: Path, tmp_path: Path
+) -> None:
+    """Guards `bench all`'s "the app with the model loaded" figure: the window preloads the
+    chat model as by default, the run waits for it and reports the app's own memory, the
+    model's weights in it (shown to fail by a run that does not wait: no `model` mark)."""
+    from mindnet_desktop.core.models.weights import resolve_model_path
+    from mindnet_desktop.ui.bench.start import run
+
+    data = tmp_path / "data"
+    _index(vault, data)
+    model = resolve_model_path("test")
+    without = run(vault, data, "hash", time.time())
+    got = run(vault, data, "hash", time.time(), with_model=True, model=str(model))
+    assert got["error"] is None and "model" not in without
+    assert got["model"] >= got["ready"] and got["model"] >= got["usable"]
+    assert got["peak_rss_mib"] >= got["rss_mib"] > 0
