@@ -39,7 +39,11 @@ from mindnet_desktop.core.service.vault.index_patch import IndexPatch
 from mindnet_desktop.core.service.vault.note_vectors import nearest_notes, refreshed_vectors
 from mindnet_desktop.core.service.vault.unsaved import Unsaved
 from mindnet_desktop.core.store.chroma import ChromaStore
-from mindnet_desktop.core.store.chunk_snapshot import in_step, update_chunk_snapshot
+from mindnet_desktop.core.store.chunk_snapshot import (
+    ChunkSnapshot,
+    in_step,
+    update_chunk_snapshot,
+)
 from mindnet_desktop.core.store.overlay import EdgeOverlay, Tombstone
 from mindnet_desktop.core.store.protocol import NoteRecord
 
@@ -169,7 +173,14 @@ class VaultState:
         """Every note's vector, kept in memory (a filtered vector query in Chroma is slower),
         read at the first DECISION question or by the app's preload (~1.2 s at 6,500 notes)."""
         if self._note_vectors is None:
-            self._note_vectors = self.open_store().note_vectors()
+            # The chunk snapshot's file when it is in step (memory-mapped: no copy of 50,000
+            # vectors read through Chroma, ~380 MiB at its peak), else the store's.
+            signature = self.snapshots.signatures()[0]
+            snapshot = ChunkSnapshot.load(self.data_dir, signature, self.embedder)
+            if snapshot is not None:
+                self._note_vectors = snapshot.note_vectors()
+            else:
+                self._note_vectors = self.open_store().note_vectors()
         return self._note_vectors
 
     def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:

@@ -30,3 +30,40 @@ def test_the_nearest_notes_of_the_types_best_first_ties_by_position():
     ][:5]
     assert picked == expected and picked[:2] == ["n12", "n21"]
     assert nearest_notes([], matrix[:0], notes, vector, {"value"}, 3, set()) == []
+
+
+def test_a_writer_reads_the_note_vectors_from_the_chunk_snapshot(vault, tmp_path, monkeypatch):
+    """Guards the app's memory: with the chunk snapshot in step, the note vectors come from
+    its file, equal to the store's, and after an edit they follow it (shown to fail by
+    reading them through Chroma: every vector a Python list first)."""
+    from mindnet_desktop.cli.vault import import_for_readers
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import HashEmbedder
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.store.chroma import ChromaStore
+    from tests.conftest import run_import
+
+    data = tmp_path / "data"
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=True) as mn:
+        import_for_readers(mn, ImportOptions(sync_deletes=True), False)
+        expected_ids, expected = mn.store.note_vectors()
+    every = ChromaStore.note_vectors
+
+    def only_some(self, ids=None):  # noqa: ANN001, ANN202
+        assert ids is not None, "every note's vector read through Chroma"
+        return every(self, ids)
+
+    monkeypatch.setattr(ChromaStore, "note_vectors", only_some)
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=True, background_store=True) as mn:
+        mn.wait_for_store()
+        ids, matrix = mn.note_vectors()
+        order = [expected_ids.index(i) for i in ids]  # by id (the store's: its own order)
+        assert sorted(ids) == sorted(expected_ids)
+        assert np.allclose(matrix, expected[order], atol=1e-6)
+        note_path = next(vault.rglob("Embeddings 101.md"))
+        note_path.write_text("# Embeddings 101\n\nGanz neuer Text über Wombats.\n", "utf-8")
+        run_import(mn, sync_deletes=True)
+        ids, matrix = mn.note_vectors()
+        fresh_ids, fresh = every(mn.store, None)
+        order = [fresh_ids.index(i) for i in ids]
+        assert sorted(ids) == sorted(fresh_ids) and np.allclose(matrix, fresh[order], atol=1e-6)
