@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 QUERY_CHARS = 2000  # of the note's text, for the lexical query (its first terms count)
 MAX_LISTED_NOTES = 5000  # note ids a candidate filter names at most
+MAX_SPARE_CHUNKS = 5000  # more candidates than a list needs, at most (a query's results)
 
 
 class RelatedVault(NoteFiles, Protocol):
@@ -108,8 +109,11 @@ def related(
     if not folder and len(allowed) > MAX_LISTED_NOTES:
         # Chroma cannot take so many ids (SQLite's bound on a query's variables): ask
         # without them for as many more chunks as the few notes left out hold.
+        # A hub's links can hold more chunks than a query may return: the list is then made
+        # from the nearest of the others only.
         left_out = {note.note_id} | (linked if unlinked else set())
-        only, spare = None, sum(len(mn.chunk_ids(n)) for n in left_out)
+        spare = min(sum(len(mn.chunk_ids(n)) for n in left_out), MAX_SPARE_CHUNKS)
+        only = None
     found = retriever.candidates(query, vector, only, None, pool, spare)
     best: dict[str, tuple[float, float]] = {}
     for cid, row in found.rows.items():
