@@ -28,7 +28,7 @@ from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 from mindnet_desktop.core.store.protocol import NoteRecord
 
 INDEX_FILE = "notes.index.sqlite"
-VERSION = "5"  # 2: the edges a `neighbors` query reads; 5: what the app reads of it
+VERSION = "6"  # 2: the edges a `neighbors` query reads; 6: what the app reads of it
 BATCH = 500  # note ids per query (SQLite's bound on parameters)
 
 SCHEMA = """
@@ -40,7 +40,9 @@ CREATE TABLE names (name TEXT, note_id TEXT);
 CREATE TABLE links (source TEXT, target TEXT, kind TEXT, confidence REAL, provenance TEXT);
 CREATE TABLE edges (source TEXT, target TEXT, occurrence INTEGER, kind TEXT, target_id TEXT,
     target_note_id TEXT, note_id TEXT, provenance TEXT, rule_id TEXT, confidence REAL,
-    target_ref TEXT, scope TEXT, id TEXT);
+    target_ref TEXT, scope TEXT);
+CREATE TABLE vault_edges (id TEXT, kind TEXT, source TEXT, target TEXT, provenance TEXT,
+    rule_id TEXT, confidence REAL, deleted INTEGER, title TEXT);
 """
 INDEXES = """
 CREATE INDEX names_name ON names (name);
@@ -55,31 +57,9 @@ EDGE_COLUMNS = (
 )
 
 
-# An edge as the index holds it: Edge's fields in order, then its id, the graph node it points
-# to and which copy of its link it is (`edge_row`).
-EdgeRow = tuple[str, str, str, str | None, str, str, str, float, str, str, str, str, int]
-EDGE_ROW = (
-    "kind, source, target_id, target_note_id, note_id, provenance, rule_id, confidence, "
-    "target_ref, scope, id, target, occurrence"
-)
-
-
-def edge_row(e: Edge, occurrence: int) -> EdgeRow:
-    return (
-        e.kind,
-        e.source_id,
-        e.target_id,
-        e.target_note_id,
-        e.note_id,
-        e.provenance,
-        e.rule_id,
-        float(e.confidence),
-        e.target_ref,
-        e.scope,
-        e.id,
-        graph_node(e),
-        occurrence,
-    )
+# An edge of the whole-vault view: id, kind, source and target (notes, or an unresolved
+# target), provenance, rule, confidence, deleted, the unresolved target's title.
+VaultEdge = tuple[str, str, str, str, str, str, float, bool, str | None]
 
 
 class SearchGraph(Protocol):
@@ -124,7 +104,7 @@ class IndexReads(SearchGraph, Protocol):
 
     def every_edge(self) -> Iterator[tuple[Edge, int]]: ...
 
-    def edge_rows(self) -> Iterator[EdgeRow]: ...
+    def vault_edges(self) -> Iterator[VaultEdge]: ...
 
     def chunk_counts(self) -> dict[str, int]: ...
 
@@ -197,8 +177,11 @@ def write_note_index(
                 "INSERT INTO links VALUES (?, ?, ?, ?, ?)", graph.links_among(set(records))
             )
             con.executemany(
-                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 _edge_rows(records),
+            )
+            con.executemany(
+                "INSERT INTO vault_edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", _vault_rows(graph)
             )
             con.executescript(INDEXES)
             kinds = json.dumps(sorted({e.kind for r in records.values() for e in r.edges}))
@@ -250,8 +233,30 @@ def _edge_rows(records: Mapping[str, NoteRecord]) -> Iterator[tuple[object, ...]
                 e.confidence,
                 e.target_ref,
                 e.scope,
-                e.id,
             )
+
+
+def _vault_rows(graph: KnowledgeGraph) -> Iterator[VaultEdge]:
+    """The whole vault's edges as the graph view draws them (`slice.whole_vault`, deleted
+    ones too), each with the title of an unresolved target."""
+    from mindnet_desktop.core.graph.queries import GraphQueries
+    from mindnet_desktop.core.graph.slice import whole_vault
+
+    whole = whole_vault(GraphQueries(graph, frozenset()), None, True)
+    for e in whole.edges:
+        end = whole.nodes[e.target]
+        title = end.title if end.kind == "unresolved" else None
+        yield (
+            e.id,
+            e.kind,
+            e.source,
+            e.target,
+            e.provenance,
+            e.rule_id,
+            e.confidence,
+            e.deleted,
+            title,
+        )
 
 
 def _note(note_id: str, row: tuple[str, str, str, str, str, str]) -> Note:
@@ -265,11 +270,16 @@ def _note(note_id: str, row: tuple[str, str, str, str, str, str]) -> Note:
         type_,
         "",
         "",
-        tags=tuple(json.loads(tags)),
-        aliases=tuple(json.loads(aliases)),
+        tags=_strings(tags),
+        aliases=_strings(aliases),
         status=status,
         format="ctxt" if path.lower().endswith(".ctxt") else "markdown",  # as the importer
     )
+
+
+def _strings(text: str) -> tuple[str, ...]:
+    """A JSON list of strings as a tuple ("[]", most notes' aliases, without parsing)."""
+    return () if text == "[]" else tuple(json.loads(text))
 
 
 NOTE_COLUMNS = "path, title, type, status, aliases, tags"
@@ -458,12 +468,13 @@ class NoteIndex:
 
     def every_edge(self) -> Iterator[tuple[Edge, int]]:
         """Every edge of the notes but their structure edges, with its occurrence."""
-        for row in self.edge_rows():
-            yield Edge(*row[:10]), row[12]
+        query = f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY rowid"
+        for *fields, occurrence in self._con.execute(query):
+            yield Edge(*fields), occurrence
 
-    def edge_rows(self) -> Iterator[EdgeRow]:
-        """`every_edge` as rows, without making an `Edge` (or its id) of each."""
-        return iter(self._con.execute(f"SELECT {EDGE_ROW} FROM edges ORDER BY rowid"))
+    def vault_edges(self) -> Iterator[VaultEdge]:
+        """The whole vault's edges as the graph view draws them (`_vault_rows`)."""
+        return iter(self._con.execute("SELECT * FROM vault_edges ORDER BY rowid"))
 
     def targets_of(self, note_id: str) -> set[str]:
         """The notes the note's active links reach."""

@@ -20,14 +20,8 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from mindnet_desktop.core.domain import Edge, Note, chunk_id
-from mindnet_desktop.core.graph.knowledge_graph import NoteLink, graph_node
-from mindnet_desktop.core.graph.note_index import (
-    EdgeRow,
-    NoteIndex,
-    active_edges,
-    edge_row,
-    note_names,
-)
+from mindnet_desktop.core.graph.knowledge_graph import UNRESOLVED_PREFIX, NoteLink, graph_node
+from mindnet_desktop.core.graph.note_index import NoteIndex, VaultEdge, active_edges, note_names
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 
 if TYPE_CHECKING:
@@ -176,12 +170,15 @@ class PatchedIndex:
                 yield edge, occurrence
         yield from self._changed_edges()
 
-    def edge_rows(self) -> Iterator[EdgeRow]:
-        for row in self.base.edge_rows():
-            if row[4] not in self.changed:  # its note's
-                yield row
-        for edge, occurrence in self._changed_edges():
-            yield edge_row(edge, occurrence)
+    def vault_edges(self) -> Iterator[VaultEdge]:
+        for row in self.base.vault_edges():
+            source, target = row[2], row[3]
+            if source in self.changed or (target in self.changed and target not in self.notes):
+                continue  # a changed note's own, or into a removed note (pending now)
+            yield row
+        seen: set[str] = set()
+        for note_id in self._live:
+            yield from self._vault_edges_of(note_id, seen)
 
     def chunk_counts(self) -> dict[str, int]:
         counts = self.base.chunk_counts()
@@ -221,6 +218,37 @@ class PatchedIndex:
             for edge in record.edges:
                 if edge.provenance != "structure":
                     yield edge, seen[edge.id]
+
+    def _vault_edges_of(self, note_id: str, seen: set[str]) -> Iterator[VaultEdge]:
+        """A changed note's edges (and the user's from it) as the whole-vault view draws
+        them: both ends projected to notes, none inside the note or to a pending target."""
+        record = self._live[note_id]
+        inside = {note_id, *self.chunks_of(note_id)}
+        occurrence = occurrences(record.edges)
+        edges = {e.id: (e, occurrence[e.id]) for e in record.edges}  # the last copy
+        for e in self.overlay.user_edges.values():
+            if e.source_id in inside:
+                edges.setdefault(e.id, (e, 0))
+        for edge, copy in edges.values():
+            end = graph_node(edge)
+            unresolved = end.startswith(UNRESOLVED_PREFIX)
+            target = end if unresolved else self._note_at(end)
+            if edge.id in seen or edge.provenance == "structure" or target in (None, note_id):
+                continue
+            seen.add(edge.id)
+            deleted = self.overlay.tombstone(edge, copy) is not None
+            title = (edge.target_id or end) if unresolved else None
+            yield (
+                edge.id,
+                edge.kind,
+                note_id,
+                str(target),
+                edge.provenance,
+                edge.rule_id,
+                float(edge.confidence),
+                deleted,
+                title,
+            )
 
     def _note_at(self, node: str) -> str | None:
         """The live note a note or chunk node stands for (None: no such node)."""
