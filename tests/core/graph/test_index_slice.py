@@ -133,6 +133,7 @@ def test_the_graph_view_and_the_index_panel_read_the_index(vault, indexed, monke
     monkeypatch.setattr(Snapshots, "load_records", refuse)
     monkeypatch.setattr(Snapshots, "load_graph", refuse)
     with Mindnet(vault, indexed, embedder=HashEmbedder(), write=True, background_store=True) as mn:
+        assert read_note(mn, None, "Glossar/HNSW").note_id == "Glossar/HNSW"  # type: ignore[arg-type]
         assert mn.note_index() is not None
         assert index_stats(mn) == expected_stats
         got = fetch_slice(mn, None, request)  # type: ignore[arg-type]

@@ -165,8 +165,8 @@ class VaultState:
 
     def has_note(self, note_id: str) -> bool:
         view = self._search_view  # a fresh search's note index; else no graph need be loaded
-        if view is None and self._patch is not None:
-            view = self.search_view
+        if view is None and self.fresh_reader and self._records is None and self._graph is None:
+            view = self.search_view  # the note index (patched), when one is in step
         return note_id in (view.notes if view is not None else self.records)
 
     def note_vectors(self) -> tuple[list[str], Any]:
