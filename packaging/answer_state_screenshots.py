@@ -9,13 +9,16 @@ chat model answering, and for each state the first answer that shows it:
 
 Each window asks its language's questions, then the other language's (an English answer
 over the German example vault is rarely judged: its claims are `unchecked`), then its own
-again (the model samples), until every state was seen or `--budget` seconds passed. The
-model decides which answer shows which state, so a state can be missing: the run says so.
+again (the chat's history has grown: other answers), until every state was seen or
+`--budget` seconds passed. The model decides which answer shows which state, so a state can
+be missing: the run says so.
 
 Meant for a real X server (the offscreen platform draws other fonts):
 
     Xvfb :99 -screen 0 1366x768x24 &
     DISPLAY=:99 .venv/bin/python packaging/answer_state_screenshots.py [--lang en de]
+
+`--states corrected` asks only until those states were grabbed (the others' files stay).
 """
 
 from __future__ import annotations
@@ -33,9 +36,18 @@ from screenshot import answer_window, grab_with_tooltip, scratch, wait  # noqa: 
 SIZE = (1366, 768)
 STATES = ("corrected", "unsupported", "not-found")
 # Questions over the example vault: some the notes answer (the model may cite the wrong
-# note or add a claim of its own), some they do not, and one off the vault's topics.
+# note or add a claim of its own), some they do not, and one off the vault's topics. The
+# first ones ask two things that two notes answer, one each: the model may cite one note for
+# both, or invent the half it did not find. The English ones ask the vault's English notes
+# (an English answer over the German ones is rarely judged).
 QUESTIONS = {
     "en": [
+        "Which distance metric is the default for text embeddings, and how many dimensions "
+        "does an embedding typically have?",
+        "How is an embedding made from a text, and what does a vector database store for "
+        "each record?",
+        "What do the HNSW parameters m and ef control, and which prefixes do some embedding "
+        "models expect?",
         "How fast does the LaserJet 500 print, and what does a toner cartridge cost?",
         "Which 8B model exactly does Alpha run through Ollama?",
         "What is KI-Projekt Alpha and which database does it use?",
@@ -46,6 +58,12 @@ QUESTIONS = {
         "What is the capital of Australia?",
     ],
     "de": [
+        "Welchen Code zeigt der LaserJet 500 bei niedrigem Toner, und wie lange kalibriert "
+        "er sich nach dem Tonerwechsel?",
+        "Wie lange muss die Fixiereinheit des LaserJet 500 abkühlen, und wie viele Seiten "
+        "hält sie?",
+        "Wie schnell druckt der LaserJet 500, und mit welcher Auflösung in dpi?",
+        "Wo hat Lena Hoffmann ihren Talk gehalten, und wie viele Leute waren dort?",
         "Wie schnell druckt der LaserJet 500, und was kostet eine Tonerkassette?",
         "Welches 8B-Modell genau betreibt Alpha über Ollama?",
         "Was ist KI-Projekt Alpha und welche Datenbank nutzt es?",
@@ -66,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=1200.0)
     parser.add_argument("--budget", type=float, default=900.0, help="seconds per language")
+    parser.add_argument(
+        "--states", nargs="+", default=list(STATES), choices=STATES, help="the states to grab"
+    )
     args = parser.parse_args(argv)
     missing = []
     for lang in args.lang:
@@ -106,19 +127,20 @@ def anchor_point(view: object, prefix: str) -> object | None:
 
 def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
     """Ask `lang`'s questions until every state was grabbed; the states not seen."""
+    from PySide6.QtGui import QCursor
     from PySide6.QtWidgets import QToolTip
 
     from mindnet_desktop.ui.chat.text import unfounded_tooltip
 
     opened = answer_window(work, lang, args, SIZE)
     if opened is None:
-        return list(STATES)
+        return list(args.states)
     app, window, _translators = opened  # the translators stay referenced while the window runs
     chat = window.chat
     assert chat is not None
     wait(app, lambda: not chat.preloading, args.timeout)
     chat.max_tokens = args.max_tokens
-    todo = list(STATES)
+    todo = list(args.states)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     other = "de" if lang == "en" else "en"
@@ -133,7 +155,8 @@ def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
             continue
         result = chat.turns[-1].result
         shown = states_of(result) if result is not None else []
-        print(f"[{lang}] {question!r}: {shown}; {chat.turns[-1].answer!r}")
+        actions = [a.action for a in result.alignments] if result is not None else []
+        print(f"[{lang}] {question!r}: {shown} {actions}; {chat.turns[-1].answer!r}")
         state = next((s for s in shown if s in todo), None)
         if state is None:
             continue
@@ -150,6 +173,11 @@ def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
             href, tip = "", None
         point = anchor_point(chat.view, href) if href else None
         if point is not None and tip:
+            # The pointer goes where a user's would, first: a tooltip that opens over it
+            # closes at once (the widget under the pointer gets a Leave event).
+            QCursor.setPos(point)
+            wait(app, lambda at=point: QCursor.pos() == at, 2.0)
+            wait(app, lambda: False, 0.3)  # the enter and leave events of the move
             QToolTip.showText(point, tip, chat.view.viewport())
             wait(app, lambda: False, 0.6)
         print(
