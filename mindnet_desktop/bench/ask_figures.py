@@ -63,12 +63,7 @@ def fresh_peak(run: BenchRun) -> int:
     """Peak RSS of a fresh process holding the vault and the model (`ask_rss.py`)."""
     got = module_json(
         "mindnet_desktop.bench.ask_rss",
-        "--vault",
-        str(run.vault),
-        "--data-dir",
-        str(run.data),
-        "--embedder",
-        run.embedder.name,
+        *run.vault_args(),
         *(("--model", run.model) if run.model else ()),
         what="the memory figure's process",
     )

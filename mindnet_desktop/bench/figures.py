@@ -76,6 +76,17 @@ class BenchRun:
     chroma_url: str | None = None
     embed_workers: int | None = None  # the imports' (None: the default)
 
+    def vault_args(self) -> tuple[str, ...]:
+        """The vault, data dir and embedder, as a child bench process takes them."""
+        return (
+            "--vault",
+            str(self.vault),
+            "--data-dir",
+            str(self.data),
+            "--embedder",
+            self.embedder.name,
+        )
+
     def open(self, write: bool = False) -> Mindnet:
         return Mindnet(
             self.vault, self.data, None, self.embedder, write, chroma_url=self.chroma_url
@@ -303,12 +314,7 @@ def app_memory(run: BenchRun) -> Figure:
     preload, as by default), in a fresh process (`ui/bench/start.py --with-model`)."""
     got = module_json(
         "mindnet_desktop.ui.bench.start",
-        "--vault",
-        str(run.vault),
-        "--data-dir",
-        str(run.data),
-        "--embedder",
-        run.embedder.name,
+        *run.vault_args(),
         "--with-model",
         *(("--model", run.model) if run.model else ()),
         what="the app's start with the model",
@@ -334,12 +340,7 @@ def app_start(run: BenchRun, floor: float) -> list[Figure]:
     """The app window on the indexed vault, in a fresh process (`ui/bench/start.py`)."""
     got = module_json(
         "mindnet_desktop.ui.bench.start",
-        "--vault",
-        str(run.vault),
-        "--data-dir",
-        str(run.data),
-        "--embedder",
-        run.embedder.name,
+        *run.vault_args(),
         "--t0",
         str(time.time()),
         what="the app's start",
@@ -454,12 +455,7 @@ def whole_vault_view(run: BenchRun) -> Figure:
     opening does, is in the detail)."""
     got = module_json(
         "mindnet_desktop.ui.bench.graph",
-        "--vault",
-        str(run.vault),
-        "--data-dir",
-        str(run.data),
-        "--embedder",
-        run.embedder.name,
+        *run.vault_args(),
         what="the whole-vault graph view's bench",
         offscreen=True,
     )
