@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import sqlite3
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Protocol
@@ -72,17 +73,10 @@ class SearchGraph(Protocol):
     def note_neighbours(self, note_id: str) -> list[str]: ...
 
 
-class NoteTable(Protocol):
+class NoteTable(Mapping[str, Note]):
     """note id -> Note, and every note at once (`NoteRows`, `PatchedNotes`)."""
 
-    def __getitem__(self, note_id: str) -> Note: ...
-
-    def __contains__(self, note_id: object) -> bool: ...
-
-    def __iter__(self) -> Iterator[str]: ...
-
-    def __len__(self) -> int: ...
-
+    @abstractmethod
     def every(self) -> list[Note]: ...
 
 
@@ -285,7 +279,7 @@ def _strings(text: str) -> tuple[str, ...]:
 NOTE_COLUMNS = "path, title, type, status, aliases, tags"
 
 
-class NoteRows(Mapping[str, Note]):
+class NoteRows(NoteTable):
     """note id -> Note (title, path, type, status, aliases, tags; no body, no hash), read
     when asked for."""
 

@@ -21,14 +21,20 @@ from typing import TYPE_CHECKING
 
 from mindnet_desktop.core.domain import Edge, Note, chunk_id
 from mindnet_desktop.core.graph.knowledge_graph import UNRESOLVED_PREFIX, NoteLink, graph_node
-from mindnet_desktop.core.graph.note_index import NoteIndex, VaultEdge, active_edges, note_names
+from mindnet_desktop.core.graph.note_index import (
+    NoteIndex,
+    NoteTable,
+    VaultEdge,
+    active_edges,
+    note_names,
+)
 from mindnet_desktop.core.store.overlay import EdgeOverlay, occurrences
 
 if TYPE_CHECKING:
     from mindnet_desktop.core.store.protocol import NoteRecord
 
 
-class PatchedNotes(Mapping[str, Note]):
+class PatchedNotes(NoteTable):
     """note id -> Note: the changed notes' records over the index's rows."""
 
     def __init__(self, index: NoteIndex, changed: Mapping[str, NoteRecord | None]) -> None:

@@ -301,8 +301,12 @@ class VaultState:
         """The snapshots taken by `take_unsaved` were written (or not: owed again)."""
         sent, self._sent = self._sent, None
         signatures, self._sent_signatures = self._sent_signatures, None
-        patch = self._patch if ok and signatures is not None else None
-        if patch is not None and patch.written(self.data_dir, signatures):
+        patch = self._patch if ok else None
+        if (
+            patch is not None
+            and signatures is not None
+            and patch.written(self.data_dir, signatures)
+        ):
             self.forget_search_view()
         if not ok and sent is not None:
             self.unsaved = sent.then(self.unsaved or Unsaved(None))
