@@ -28,6 +28,8 @@ from mindnet_desktop.core.models.embedders import Embedder
 from mindnet_desktop.core.service.search.view import keep_reader_snapshots
 from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
+NOOP_GOAL_S = 2.0  # a re-import that finds nothing changed, at 50,000 notes (issue 32)
+
 QUESTIONS = [
     "Wie hängen Daten und Modell zusammen?",
     "release plan and budget risk",
@@ -87,9 +89,15 @@ class BenchRun:
             self.embedder.name,
         )
 
-    def open(self, write: bool = False) -> Mindnet:
+    def open(self, write: bool = False, background_store: bool = False) -> Mindnet:
         return Mindnet(
-            self.vault, self.data, None, self.embedder, write, chroma_url=self.chroma_url
+            self.vault,
+            self.data,
+            None,
+            self.embedder,
+            write,
+            chroma_url=self.chroma_url,
+            background_store=background_store,
         )
 
 
@@ -185,9 +193,10 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
 
 
 def noop(run: BenchRun) -> None:
-    """A re-import that finds nothing changed, in a fresh Mindnet (as a new process sees it)."""
+    """A re-import that finds nothing changed, in a fresh Mindnet opened as `mindnet import`
+    opens it (Chroma only when something is to be written)."""
     started = time.perf_counter()
-    with run.open(write=True) as mn:
+    with run.open(write=True, background_store=True) as mn:
         summary = drain(mn.import_vault()).summary
     seconds = time.perf_counter() - started
     cold = run.cold_seconds
@@ -198,8 +207,8 @@ def noop(run: BenchRun) -> None:
             "s",
             "cold import",
             round(cold, 2) if cold else None,
-            "≤ 1 % of cold",
-            seconds <= 0.01 * cold if cold else None,
+            f"≤ 1 % of cold and ≤ {NOOP_GOAL_S:g} s",
+            seconds <= min(0.01 * cold, NOOP_GOAL_S) if cold else seconds <= NOOP_GOAL_S,
             {"changed": summary.changed + summary.added},
         )
     )

@@ -92,10 +92,14 @@ def vault_of(args: argparse.Namespace) -> Path:
 
 
 def open_mindnet(
-    args: argparse.Namespace, write: bool = False, lazy_store: bool = False
+    args: argparse.Namespace,
+    write: bool = False,
+    lazy_store: bool = False,
+    background_store: bool = False,
 ) -> Mindnet:
     """The vault of `args`, opened for reading (or writing: one writer per data dir);
-    `lazy_store`: a graph command that may need no store (see `Mindnet`)."""
+    `lazy_store`: a graph command that may need no store; `background_store`: a writer that
+    may find nothing to write (see `Mindnet`)."""
     vault = vault_of(args)
     reembed = bool(getattr(args, "reembed", False))
     data_dir = resolve_data_dir(args.data_dir, vault)
@@ -111,4 +115,5 @@ def open_mindnet(
         reembed,
         getattr(args, "chroma_url", None),
         lazy_store,
+        background_store=background_store,
     )

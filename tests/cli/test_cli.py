@@ -70,6 +70,32 @@ def test_import_twice_reports_no_changes_the_second_time(vault, capsys):
     )
 
 
+def test_a_reimport_opens_chroma_only_when_something_changed(vault, capsys, monkeypatch):
+    """Guards the no-op re-import's cost (50,000 notes: Chroma's open is ~3 s of its ~4 s):
+    nothing changed, the manifest and the chunk snapshot answer; a changed note opens the
+    store, is written and found (shown to fail by `import` opening its store at once)."""
+    from mindnet_desktop.core.store import chroma
+
+    run_json(capsys, "--vault", str(vault), "import")
+    opened: list[Path] = []
+    real_init = chroma.ChromaStore.__init__
+
+    def counted(self, data_dir, *args, **kwargs):
+        opened.append(data_dir)
+        real_init(self, data_dir, *args, **kwargs)
+
+    monkeypatch.setattr(chroma.ChromaStore, "__init__", counted)
+    same = run_json(capsys, "--vault", str(vault), "import")
+    assert same["unchanged"] == same["scanned"] > 20 and same["notes"] == same["scanned"]
+    assert opened == []
+    note = next(vault.rglob("*.md"))
+    note.write_text(note.read_text(encoding="utf-8") + "\nQuorvexil blooms here.\n", "utf-8")
+    edited = run_json(capsys, "--vault", str(vault), "import")
+    assert edited["changed"] == 1 and len(opened) == 1
+    found = run_json(capsys, "--vault", str(vault), "search", "quorvexil")
+    assert found["hits"][0]["path"] == note.relative_to(vault).as_posix()
+
+
 def test_import_embed_workers_sets_the_embedding_processes(vault, tmp_path, capsys, monkeypatch):
     """Guards `--embed-workers`: it reaches the import (which reports the processes it
     used), 0 embeds in-process, and a negative count is a usage error."""

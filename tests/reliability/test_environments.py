@@ -138,10 +138,18 @@ def test_corrupt_store_files_offer_a_rebuild_that_works(copy, tmp_path, damage) 
             path.write_bytes(os.urandom(300))
     else:
         (data / "lexical" / "mindnet.json").write_text('{"schema": 999}', encoding="utf-8")
-    # A search is answered from the chunk snapshot without Chroma (its last good state), so
-    # a broken Chroma file shows on the next command that opens Chroma: an import.
-    command = ("import",) if damage == "chroma.sqlite3" else ("search", "Papierstau")
-    done = cli(copy, data, *command)
+    if damage == "chroma.sqlite3":
+        # A search, and an import that finds nothing changed, are answered from the chunk
+        # snapshot and the manifest without Chroma (its last good state); `doctor` and the
+        # next command that opens Chroma (an import with a note to write) name the rebuild.
+        assert cli(copy, data, "import").returncode == 0
+        checked = cli(copy, data, "doctor")
+        assert checked.returncode == 1 and "mindnet import --rebuild" in checked.stdout
+        note = copy / "Support" / "Papierstau beheben.md"
+        note.write_text(note.read_text(encoding="utf-8") + "\nNeu.\n", encoding="utf-8")
+        done = cli(copy, data, "import")
+    else:
+        done = cli(copy, data, "search", "Papierstau")
     assert done.returncode == 2 and "mindnet import --rebuild" in done.stderr
     assert "Traceback" not in done.stderr
     done = cli(copy, data, "import", "--rebuild")
