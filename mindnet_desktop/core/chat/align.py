@@ -15,7 +15,10 @@ its note shares only names and numbers). Per answer sentence that claims somethi
 - `unsupported`: no source shares enough of it (shown: "not found in your notes").
 
 To add or replace a citation the bar is higher (`STRICT_SHARE`): a citation the model did
-not give must rest on most of the sentence's words.
+not give must rest on most of the sentence's words, counted without the question's (every
+source was retrieved for those: "the LaserJet 500 cost €1,200" shares "LaserJet" and "500"
+with any note on the printer), and on one source sentence that holds the claim's figures
+(not a figure anywhere in the note).
 
 Ties between supporting sources go to the one sharing more words, then the better-ranked one.
 """
@@ -87,17 +90,28 @@ def _numbers(text: str) -> set[str]:
 
 
 @dataclass(frozen=True)
+class _Part:
+    """A source sentence with its content words and numbers."""
+
+    text: str
+    words: frozenset[str]
+    numbers: frozenset[str]
+
+
+@dataclass(frozen=True)
 class _Read:
     """A source as alignment compares with it, read once per answer: its place (0-based),
-    its numbers, and each sentence with its content words."""
+    its numbers, and its sentences."""
 
     index: int
     numbers: frozenset[str]
-    sentences: tuple[tuple[str, frozenset[str]], ...]
+    sentences: tuple[_Part, ...]
 
 
 def _read(index: int, text: str) -> _Read:
-    parts = tuple((p, frozenset(_words(p))) for p, _new_line in split_sentences(text))
+    parts = tuple(
+        _Part(p, frozenset(_words(p)), frozenset(_numbers(p))) for p, _ in split_sentences(text)
+    )
     return _Read(index, frozenset(_numbers(text)), parts)
 
 
@@ -106,24 +120,30 @@ def _best_support(
     sources: Sequence[_Read],
     share: float = MIN_SHARE,
     known: frozenset[str] = frozenset(),
+    asked: frozenset[str] = frozenset(),
 ) -> tuple[int, str, int] | None:
     """(source index, sentence, shared words) of the source sentence that best supports
-    `claim` (with `MIN_SHARED` words or `share` of them; `STRICT_SHARE`: both), or None. The
-    source must hold every number of the claim, except the `known` ones (the question's: a
-    product's "500" is no claim)."""
+    `claim` (with `MIN_SHARED` words or `share` of them), or None. The source must hold
+    every number of the claim, except the `known` ones (the question's: a product's "500" is
+    no claim). `STRICT_SHARE` (a citation the model did not give): both, counted without the
+    words `asked` (the question's), and the sentence itself holds the claim's numbers."""
     words, numbers = _words(claim), _numbers(claim) - known
     strict = share >= STRICT_SHARE
+    new = words - asked if strict else words  # what the claim says beyond the question
     best: tuple[int, str, int] | None = None
     for source in sources:
         if numbers - source.numbers:
             continue  # a number the claim states is nowhere in this source
-        for part, part_words in source.sentences:
-            shared = len(words & part_words)
-            enough, most = shared >= MIN_SHARED, shared / len(words) >= share
+        for part in source.sentences:
+            if strict and numbers - part.numbers:
+                continue  # the figure stands elsewhere in the note, about something else
+            shared = len(words & part.words)
+            enough = len(new & part.words) >= MIN_SHARED
+            most = shared / len(words) >= share
             if not (enough and most if strict else enough or most):
                 continue
             if best is None or shared > best[2]:
-                best = (source.index, part, shared)
+                best = (source.index, part.text, shared)
     return best
 
 
@@ -138,6 +158,7 @@ def align_citations(
     if not answer.strip() or says_not_found(answer):
         return Aligned(answer)
     known = frozenset(_numbers(question))
+    asked = frozenset(_words(question))
     sources = [_read(i, text) for i, text in enumerate(texts)]
     # Words cannot tell whether a claim in another language than every source is in them
     # (an English answer over German notes shares names and numbers): it is not marked.
@@ -161,7 +182,7 @@ def align_citations(
             source, support = next(iter(backing.items()))
             alignments.append(Alignment(claim, cited, source, support[1], "kept"))
             continue
-        found = _best_support(claim, sources, STRICT_SHARE, known)
+        found = _best_support(claim, sources, STRICT_SHARE, known, asked)
         if found is None:
             # Some words in a source (an answer in another language than its notes shares
             # little more): too little to cite it, enough not to call the claim unfounded.

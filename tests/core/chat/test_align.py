@@ -81,6 +81,28 @@ def test_the_questions_numbers_and_pointers_at_the_notes_are_not_claims():
     assert [a.action for a in advice.alignments] == ["weak"]
 
 
+def test_a_replacement_rests_on_a_sentence_with_the_claims_figures_beyond_the_question():
+    """Guards the wrong correction seen at 1366 x 768: "The LaserJet 500 cost €1200 [1]" was
+    re-cited to a project note whose sentence about a colleague's LaserJet 500 question shares
+    "LaserJet" and the question's "500", while its "1.200" counts chunks in another sentence.
+    Shown to fail by counting the question's words and the note's figures (the old bar)."""
+    question = "What did the LaserJet 500 cost when I bought it?"
+    texts = [
+        "The LaserJet 500 prints 40 pages a minute and holds 250 sheets in its tray.",
+        "A colleague asked why the LaserJet 500 cost so much to repair last time. "
+        "The index of the project holds 1.200 chunks of the manuals.",
+    ]
+    aligned = align_citations("The LaserJet 500 cost €1200 when I bought it [1].", texts, question)
+    assert [(a.action, a.source) for a in aligned.alignments] == [("weak", None)]
+    assert aligned.answer.endswith("bought it [1].")
+    # The same claim with its figure and words in one sentence of the other note is re-cited.
+    texts[1] = "I bought the LaserJet 500 in 2021 at a cost of 1.200 euros, toner included."
+    aligned = align_citations(
+        "The LaserJet 500 cost €1200 in 2021, toner included [1].", texts, question
+    )
+    assert [(a.action, a.source) for a in aligned.alignments] == [("replaced", 2)]
+
+
 def test_a_price_is_not_a_time_written_with_a_dot():
     """Guards the number check against "10.00" (a time, a price with cents) read as 1000:
     an invented "1000 €" found support in a note saying "bis 10.00 Uhr" (seen in the app on
