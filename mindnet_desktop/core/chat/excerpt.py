@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from mindnet_desktop.core.chat.grounding import STOP_WORDS
+from mindnet_desktop.core.chat.sentences import sentences
 from mindnet_desktop.core.models.embedders import Embedder
+from mindnet_desktop.core.retrieval.language import detect_language
 
-# A sentence ends before a capital letter (so "ca. 12.500" and "z. B. das" hold together).
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'„“(\[]?[A-ZÄÖÜ])")
 # A line that begins a block of its own: a list item or a quote (its wrapped lines follow),
 # a heading or a table row (a line alone).
 BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|>)")
@@ -64,9 +64,10 @@ def split_units(text: str) -> list[tuple[str, bool, bool]]:
     alone."""
     units: list[tuple[str, bool, bool]] = []
     paragraph: list[str] = []
+    language = detect_language(text)
 
     def flush() -> None:
-        for i, sentence in enumerate(SENTENCE_END.split(" ".join(paragraph))):
+        for i, sentence in enumerate(sentences(" ".join(paragraph), language)):
             units.append((sentence[:MAX_SENTENCE_CHARS], i == 0, False))
         paragraph.clear()
 

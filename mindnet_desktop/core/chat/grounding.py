@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mindnet_desktop.core.chat.sentences import sentences
 from mindnet_desktop.core.retrieval.language import STOP_WORDS, WORDS, detect_language
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 
@@ -65,8 +66,6 @@ def relevant_enough(sources: list[ScoredHit], min_similarity: float) -> bool:
 # ---- citation checks ---------------------------------------------------------------------
 
 CITED = re.compile(r"\[(\d+)\]")
-# A sentence ends at . ! ? before a space (not inside "12.500") or at a line break.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 CONTENT = re.compile(r"\w{4,}|\d+(?:[.,]\d+)*")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 MIN_SHARED = 2  # content words a sentence shares with the source it cites
@@ -76,10 +75,11 @@ LEADING_CITES = re.compile(r"^((?:\s*\[\d+\])+)\s*")
 
 
 def _sentences(answer: str) -> list[str]:
-    """The answer's sentences; citations that open a sentence ("… Kassette. [2] Das …")
-    belong to the one before it."""
+    """The answer's sentences (each line's, `sentences.sentences`); citations that open a
+    sentence ("… Kassette. [2] Das …") belong to the one before it."""
     out: list[str] = []
-    for part in (s.strip() for s in SENTENCE_BREAK.split(answer)):
+    language = detect_language(answer)
+    for part in (s for line in answer.splitlines() for s in sentences(line, language)):
         lead = LEADING_CITES.match(part)
         if lead and out:
             out[-1] += " " + lead.group(1).strip()

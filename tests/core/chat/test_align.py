@@ -103,6 +103,12 @@ def test_a_replacement_rests_on_a_sentence_with_the_claims_figures_beyond_the_qu
     assert [(a.action, a.source) for a in aligned.alignments] == [("replaced", 2)]
 
 
+def test_an_abbreviation_does_not_cut_a_claim_too_short_to_check():
+    """Guards the invented price seen at 1366 x 768 ("ca. 30 Euro"): cut at "ca.", neither
+    half held the three content words of a claim, so it escaped the check."""
+    assert actions("Die Kassette kostet ca. 30 Euro [1].") == ["unsupported"]
+
+
 def test_a_price_is_not_a_time_written_with_a_dot():
     """Guards the number check against "10.00" (a time, a price with cents) read as 1000:
     an invented "1000 €" found support in a note saying "bis 10.00 Uhr" (seen in the app on
