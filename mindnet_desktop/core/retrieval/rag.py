@@ -3,6 +3,7 @@ for a root's neighbourhood and note types."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -56,10 +57,19 @@ class Searcher:
         store: The chunk store.
         embedder: Embeds the query (same model as the store).
         queries: Graph queries (for roots and neighbourhoods).
+        vectors: Where the neighbourhood's chunk vectors are read (default: the store's
+            `chunk_vectors`; `VaultState.chunk_vectors` reads the chunk snapshot).
     """
 
-    def __init__(self, store: Store, embedder: Embedder, queries: GraphQueries) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        queries: GraphQueries,
+        vectors: Callable[[list[str]], tuple[list[str], np.ndarray]] | None = None,
+    ) -> None:
         self.store, self.embedder, self.queries = store, embedder, queries
+        self.vectors = vectors or store.chunk_vectors
 
     def embed_query(self, query: str) -> np.ndarray:
         if not query.strip():
@@ -102,7 +112,7 @@ class Searcher:
         chunk_note = {c: n for n in paths for c in self.queries.kg.chunks_of(n)}
         # Ranked by their vectors alone; only the k best are read whole (a root beside a hub
         # note reaches thousands of chunks: decoding every row took ~1 s at 20,000 notes).
-        ids, matrix = self.store.chunk_vectors(list(chunk_note))
+        ids, matrix = self.vectors(list(chunk_note))
         if not ids:
             return []
         scores = matrix @ vector

@@ -299,7 +299,7 @@ class Mindnet:
 
     @property
     def searcher(self) -> Searcher:
-        return Searcher(self.store, self.embedder, self.queries)
+        return Searcher(self.store, self.embedder, self.queries, self.state.chunk_vectors)
 
     @property
     def retriever_config(self) -> RetrieverConfig:

@@ -93,6 +93,8 @@ class VaultState:
         self._vocabulary: Vocabulary | None = None
         self._search_view: SearchView | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
+        # The chunk snapshot neighbourhood RAG reads vectors from (False: none in step).
+        self._vector_snapshot: ChunkSnapshot | bool | None = None
         self._patch: IndexPatch | None = None  # the note index and the notes changed since
         self._sent_signatures: tuple[str | None, str | None] | None = None
 
@@ -183,6 +185,19 @@ class VaultState:
                 self._note_vectors = self.open_store().note_vectors()
         return self._note_vectors
 
+    def chunk_vectors(self, ids: list[str]) -> tuple[list[str], Any]:
+        """The vectors of the chunks `ids` (neighbourhood RAG): from the chunk snapshot when
+        it is in step and this process changed nothing since (memory-mapped; a root beside
+        a hub reaches ~19,000 chunks at 50,000 notes, 0.44 s through Chroma), else the
+        store's."""
+        if self._vector_snapshot is None:
+            signature = self.snapshots.signatures()[0]
+            found = ChunkSnapshot.load(self.data_dir, signature, self.embedder)
+            self._vector_snapshot = found if found is not None else False
+        if isinstance(self._vector_snapshot, ChunkSnapshot):
+            return self._vector_snapshot.chunk_vectors(ids)
+        return self.open_store().chunk_vectors(ids)
+
     def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
         """The `n` notes of `types` most similar to `vector`."""
         ids, matrix = self.note_vectors()
@@ -213,6 +228,7 @@ class VaultState:
             for record in outcome.written + outcome.relinked:
                 self._records[record.note.note_id] = record
         self._vocabulary = None
+        self._vector_snapshot = False  # behind the store now
         self.forget_search_view()
         self._note_vectors = refreshed_vectors(self._note_vectors, self.open_store(), outcome)
         if self._graph is not None:
@@ -366,6 +382,7 @@ class VaultState:
     def forget(self) -> None:
         """Drop everything read from the index (another process writes it now)."""
         self._records = self._graph = self._vocabulary = self._note_vectors = None
+        self._vector_snapshot = None
         self.unsaved, self._sent, self.stale = None, None, False  # saved, or the other's
         self._sent_signatures = None
         if self._patch is not None:

@@ -67,3 +67,41 @@ def test_a_writer_reads_the_note_vectors_from_the_chunk_snapshot(vault, tmp_path
         fresh_ids, fresh = every(mn.store, None)
         order = [fresh_ids.index(i) for i in ids]
         assert sorted(ids) == sorted(fresh_ids) and np.allclose(matrix, fresh[order], atol=1e-6)
+
+
+def test_neighbourhood_rag_reads_chunk_vectors_from_the_snapshot_in_step(
+    vault, tmp_path, monkeypatch
+):
+    """Guards RAG at 50,000 notes (a root beside a hub reaches ~19,000 chunks: 0.44 s through
+    Chroma): with the chunk snapshot in step no chunk vector is read from Chroma and the hits
+    equal the store's; after an edit the store answers, with the edit (shown to fail by
+    `Searcher` reading the store's vectors alone)."""
+    from mindnet_desktop.cli.vault import import_for_readers
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import HashEmbedder
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.store.chroma import ChromaStore
+    from tests.conftest import run_import
+
+    root, query = "Produkte/LaserJet 500", "Papierstau Toner Wombats"
+    data = tmp_path / "data"
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=True) as mn:
+        import_for_readers(mn, ImportOptions(sync_deletes=True), False)
+        expected = [(h.node_id, round(h.score, 5)) for h in mn.searcher.rag(root, query, 2, 8)]
+    assert len(expected) == 8
+    read = ChromaStore.chunk_vectors
+    calls: list[int] = []
+
+    def counted(self, ids):  # noqa: ANN001, ANN202
+        calls.append(len(ids))
+        return read(self, ids)
+
+    monkeypatch.setattr(ChromaStore, "chunk_vectors", counted)
+    with Mindnet(vault, data, embedder=HashEmbedder(), write=True) as mn:
+        got = [(h.node_id, round(h.score, 5)) for h in mn.searcher.rag(root, query, 2, 8)]
+        assert got == expected and calls == []
+        note = next(vault.rglob("Papierstau beheben.md"))
+        note.write_text(note.read_text(encoding="utf-8") + "\nWombats im Papierfach.\n", "utf-8")
+        run_import(mn, sync_deletes=True)
+        after = [h.node_id for h in mn.searcher.rag(root, query, 2, 8)]
+        assert calls and any(n.startswith("Support/Papierstau beheben") for n in after)
