@@ -93,7 +93,8 @@ class VaultState:
         self._vocabulary: Vocabulary | None = None
         self._search_view: SearchView | None = None
         self._note_vectors: tuple[list[str], Any] | None = None
-        # The chunk snapshot neighbourhood RAG reads vectors from (False: none in step).
+        # The chunk snapshot the vectors are read from (None: not looked up; False: none in
+        # step, or this process changed a note since).
         self._vector_snapshot: ChunkSnapshot | bool | None = None
         self._patch: IndexPatch | None = None  # the note index and the notes changed since
         self._sent_signatures: tuple[str | None, str | None] | None = None
@@ -177,8 +178,7 @@ class VaultState:
         if self._note_vectors is None:
             # The chunk snapshot's file when it is in step (memory-mapped: no copy of 50,000
             # vectors read through Chroma, ~380 MiB at its peak), else the store's.
-            signature = self.snapshots.signatures()[0]
-            snapshot = ChunkSnapshot.load(self.data_dir, signature, self.embedder)
+            snapshot = self._chunk_snapshot()
             if snapshot is not None:
                 self._note_vectors = snapshot.note_vectors()
             else:
@@ -187,16 +187,21 @@ class VaultState:
 
     def chunk_vectors(self, ids: list[str]) -> tuple[list[str], Any]:
         """The vectors of the chunks `ids` (neighbourhood RAG): from the chunk snapshot when
-        it is in step and this process changed nothing since (memory-mapped; a root beside
-        a hub reaches ~19,000 chunks at 50,000 notes, 0.44 s through Chroma), else the
-        store's."""
+        it is in step (memory-mapped; a root beside a hub reaches ~19,000 chunks at 50,000
+        notes, 0.44 s through Chroma), else the store's."""
+        snapshot = self._chunk_snapshot()
+        if snapshot is not None:
+            return snapshot.chunk_vectors(ids)
+        return self.open_store().chunk_vectors(ids)
+
+    def _chunk_snapshot(self) -> ChunkSnapshot | None:
+        """The chunk snapshot while it is in step and this process changed nothing since
+        (looked up once: the signature reads the whole manifest)."""
         if self._vector_snapshot is None:
             signature = self.snapshots.signatures()[0]
             found = ChunkSnapshot.load(self.data_dir, signature, self.embedder)
             self._vector_snapshot = found if found is not None else False
-        if isinstance(self._vector_snapshot, ChunkSnapshot):
-            return self._vector_snapshot.chunk_vectors(ids)
-        return self.open_store().chunk_vectors(ids)
+        return self._vector_snapshot if isinstance(self._vector_snapshot, ChunkSnapshot) else None
 
     def top_notes(self, vector: Any, types: set[str], n: int, exclude: set[str]) -> list[str]:
         """The `n` notes of `types` most similar to `vector`."""
