@@ -9,6 +9,7 @@ import asyncio
 import gzip
 import json
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -110,19 +111,35 @@ def test_a_malformed_json_rpc_line_leaves_the_server_answering(vault: Path) -> N
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
     text = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines)
-    done = subprocess.run(
+    # A stdio client keeps stdin open until it has its answers: at EOF the SDK cancels the
+    # requests still in flight (closing stdin at once made this test race the reply to id 2).
+    server = subprocess.Popen(
         server_command("--vault", str(vault)),
-        input=text,
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=server_env(),
         cwd=REPO,
-        timeout=120,
     )
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
-    by_id = {r.get("id"): r for r in replies}
-    assert {t["name"] for t in by_id[2]["result"]["tools"]} == READ_TOOLS, done.stderr[-2000:]
-    assert done.returncode == 0  # the client closed stdin: the server ended cleanly
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(text)
+    server.stdin.flush()
+    by_id: dict[object, dict] = {}
+    deadline = threading.Timer(120, server.kill)  # a hung server ends the loop below
+    deadline.start()
+    try:
+        for line in server.stdout:  # ends at the server's EOF if it dies without answering
+            reply = json.loads(line)
+            by_id[reply.get("id")] = reply
+            if 2 in by_id:
+                break
+        _, err = server.communicate(timeout=120)  # closes stdin
+    finally:
+        deadline.cancel()
+    assert 2 in by_id, err[-2000:]
+    assert {t["name"] for t in by_id[2]["result"]["tools"]} == READ_TOOLS, err[-2000:]
+    assert server.returncode == 0  # the client closed stdin: the server ended cleanly
 
 
 def test_several_vaults_each_tool_takes_its_vault(vault: Path, tmp_path: Path) -> None:
