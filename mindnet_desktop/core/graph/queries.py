@@ -216,16 +216,55 @@ class GraphQueries:
         start = self.project(root, level)
         seen: dict[str, tuple[int, list[Hop]]] = {start: (0, [])}
         queue = deque([start])
+        nodes = self.g.nodes
         while queue:
             node = queue.popleft()
             hops, path = seen[node]
             if hops == depth:
                 continue
-            for neighbour, hop, _ in sorted(
-                self.edges_of(node, direction, kinds, False, level),
-                key=lambda t: (t[0], t[1].edge_id),
-            ):
-                if neighbour not in seen and self.g.nodes[neighbour].get("kind") != "pending":
-                    seen[neighbour] = (hops + 1, [*path, hop])
+            step = self._step(node, direction, kinds, level, seen)
+            for neighbour in sorted(step):
+                if nodes[neighbour].get("kind") != "pending":
+                    seen[neighbour] = (hops + 1, [*path, step[neighbour]])
                     queue.append(neighbour)
         return [(node, hops, path) for node, (hops, path) in seen.items()]
+
+    def _step(
+        self,
+        node: str,
+        direction: Direction,
+        kinds: set[str] | None,
+        level: Level,
+        seen: dict[str, Any],
+    ) -> dict[str, Hop]:
+        """The hop a walk takes from `node` to each neighbour not yet `seen`: of the
+        matching active edges (as `edges_of`), the one with the smallest id. Only the chosen
+        hops are built: beside a hub a step reads thousands of edges to notes already seen."""
+        if direction not in DIRECTIONS:
+            raise QueryError(f"direction must be one of {', '.join(DIRECTIONS)}, not '{direction}'")
+        here, symmetric = self.project(node, level), self.symmetric
+        # NetworkX's own dicts, read-only: its views cost more than the walk itself here.
+        nodes, succ, pred = self.g._node, self.g._succ, self.g._pred
+        best: dict[str, Hop] = {}
+        for seed in self._seeds(node, level):
+            ways: tuple[tuple[Literal["out", "in"], Any], ...] = (
+                ("out", succ[seed]),
+                ("in", pred[seed]),
+            )
+            for way, adjacent in ways:
+                for end, keyed in adjacent.items():
+                    other = end
+                    if level == "note" and nodes[end].get("kind") == "chunk":
+                        other = nodes[end]["note_id"]
+                    if other == here or other in seen:
+                        continue
+                    for key, data in keyed.items():
+                        kind = data["kind"]
+                        if kinds is not None and kind not in kinds or data.get("deleted"):
+                            continue
+                        if direction != "both" and way != direction and kind not in symmetric:
+                            continue
+                        chosen = best.get(other)
+                        if chosen is None or key < chosen.edge_id:
+                            best[other] = Hop(key, kind, seed, end, way)
+        return best

@@ -156,6 +156,39 @@ def test_traversal_depths(mn):
         q.traverse(ALPHA, -1)
 
 
+def reference_walk(q, root: str, depth: int, direction: str, level: str) -> list:
+    """The walk as documented: breadth-first over `edges_of`, each node reached by the first
+    edge in (neighbour, edge id) order. `traverse` must answer the same, path for path."""
+    start = q.project(root, level)
+    seen = {start: (0, [])}
+    queue = [start]
+    for node in queue:
+        hops, path = seen[node]
+        if hops == depth:
+            continue
+        for other, hop, _ in sorted(
+            q.edges_of(node, direction, None, False, level), key=lambda t: (t[0], t[1].edge_id)
+        ):
+            if other not in seen and q.g.nodes[other].get("kind") != "pending":
+                seen[other] = (hops + 1, [*path, hop])
+                queue.append(other)
+    return [(node, hops, path) for node, (hops, path) in seen.items()]
+
+
+def test_the_walk_takes_the_documented_path_to_every_node(mn):
+    edge = the_edge(mn, LASERJET, "resolves", TONER, "inline:rel")
+    edge_actions.delete_edge(mn, edge.id)  # a deleted edge is never walked
+    q = mn.queries
+    walked = 0
+    for root in sorted(mn.records):
+        for direction in ("out", "in", "both"):
+            for level in ("note", "chunk"):
+                got = q.traverse(root, 3, direction, None, level)
+                assert got == reference_walk(q, root, 3, direction, level), (root, direction)
+                walked += len(got)
+    assert walked > 10 * len(mn.records)
+
+
 def test_delete_hides_the_edge_everywhere_until_restored(mn, vault):
     edge = the_edge(mn, LASERJET, "resolves", TONER, "inline:rel")
     before = vault_bytes(vault)

@@ -4,10 +4,12 @@ ranking is only asserted for an exact lexical match."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from mindnet_desktop.core.graph.queries import QueryError
 from mindnet_desktop.core.ingest.embedding import embedding_text
+from mindnet_desktop.core.retrieval.rag import top
 from mindnet_desktop.core.service.notes import edge_actions
 from mindnet_desktop.core.service.search.hybrid import hybrid_search
 from tests.conftest import run_import
@@ -152,3 +154,12 @@ def test_only_the_k_best_chunks_are_read_whole(mn, monkeypatch):
     monkeypatch.setattr(type(mn.store), "chunk_rows", spy)
     best = mn.searcher.rag(LOCAL_FIRST, "Daten lokal", depth=2, k=3)
     assert [h.node_id for h in best] == [h.node_id for h in every[:3]] and asked == [3]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 5, 8, 20])
+def test_the_k_best_chunks_are_the_sorted_ones_ties_by_id(k):
+    rng = np.random.default_rng(k)
+    scores = rng.choice([0.1, 0.5, 0.5, 0.5, 0.9], size=12).astype(np.float32)
+    ids = [f"n{i:02d}#0" for i in rng.permutation(12)]
+    expected = sorted(range(12), key=lambda i: (-scores[i], ids[i]))[:k]
+    assert top(scores, ids, k) == expected
