@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mindnet_desktop.core.graph.queries import Direction, GraphQueries, Hop
 
@@ -32,9 +32,9 @@ class SliceNode:
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class SliceEdge:
-    """An edge with both ends projected onto their notes (`source` -> `target`)."""
+class SliceEdge(NamedTuple):
+    """An edge with both ends projected onto their notes (`source` -> `target`). A named
+    tuple: the whole vault's slice makes one per edge (174,000 at 50,000 notes)."""
 
     id: str
     kind: str
