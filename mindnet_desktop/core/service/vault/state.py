@@ -322,6 +322,8 @@ class VaultState:
         """The snapshots taken by `take_unsaved` were written (or not: owed again)."""
         sent, self._sent = self._sent, None
         signatures, self._sent_signatures = self._sent_signatures, None
+        if ok and not self.stale:  # nothing changed since they were taken
+            self._vector_snapshot = None  # the chunk snapshot may be in step again: look
         patch = self._patch if ok else None
         if (
             patch is not None

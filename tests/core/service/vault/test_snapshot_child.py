@@ -22,6 +22,7 @@ from mindnet_desktop.core.service.vault.snapshot_child import (
     write_in_child,
     write_snapshots,
 )
+from mindnet_desktop.core.store.chroma import ChromaStore
 from mindnet_desktop.core.store.chunk_snapshot import ChunkSnapshot
 from mindnet_desktop.core.store.reader_store import ReaderStore
 from tests.conftest import run_import
@@ -89,6 +90,39 @@ def test_the_child_patches_the_snapshots_by_the_changed_notes(vault, tmp_path, i
         graph = KnowledgeGraph.from_records(records.values(), mn.overlay)
         _check_in_step(vault, data, records, graph)
         assert not mn.save_snapshots()  # nothing left for the close
+
+
+def test_once_the_child_wrote_them_rag_reads_chunk_vectors_from_the_snapshot(
+    vault, tmp_path, monkeypatch
+):
+    """Guards RAG in the app at 50,000 notes (~1 s a hub's root through Chroma): after its
+    own import was written by the child, the app reads the chunk snapshot again, with the
+    edit (shown to fail without the look-up again in `VaultState.written`)."""
+    data = tmp_path / "data"
+    _index(vault, data)
+    calls: list[int] = []
+    read = ChromaStore.chunk_vectors
+
+    def counted(self, ids):  # noqa: ANN001, ANN202
+        calls.append(len(ids))
+        return read(self, ids)
+
+    monkeypatch.setattr(ChromaStore, "chunk_vectors", counted)
+    with _app_writer(vault, data) as mn:
+        _edit(vault)
+        run_import(mn, sync_deletes=True)
+        root = "Wissen/Embeddings 101"
+        before = mn.searcher.rag(root, "Quokkas", 2, 5)
+        assert calls  # behind the store: the store answers
+        request = snapshot_request(mn)
+        assert request is not None and write_in_child(request)
+        mn.state.written(True)
+        calls.clear()
+        after = mn.searcher.rag(root, "Quokkas", 2, 5)
+        assert calls == [] and after
+        assert [(h.node_id, round(h.score, 5)) for h in after] == [
+            (h.node_id, round(h.score, 5)) for h in before
+        ]
 
 
 def test_without_snapshots_to_patch_the_child_reads_the_store(vault, tmp_path):
