@@ -203,6 +203,9 @@ def ask_figures(run: BenchRun) -> None:
             "MiB",
             goal="< 2560 MiB",
             ok=peak_with_model < 2.5 * 2**30,
-            detail={"measured_in": "a fresh process: vault searched, model loaded, one ask"},
+            detail={
+                "measured_in": "a fresh process opened as `mindnet ask`: "
+                "vault searched, model loaded, one ask"
+            },
         ),
     ]

@@ -1,7 +1,9 @@
-"""`python -m mindnet_desktop.bench.ask_rss`: the peak memory of a fresh process that holds
-what the app holds to answer — the vault opened and searched, the chat model loaded, one
-question answered — printed as JSON. `bench all` runs it so that its memory figure is not the
-peak of the bench process, which imported and embedded the whole vault before."""
+"""`python -m mindnet_desktop.bench.ask_rss`: the peak memory of a fresh `mindnet ask` — the
+vault opened as `ask` opens it (the reader snapshots while they are in step, the store when
+something needs it), searched, the chat model loaded, one question answered — printed as
+JSON. `bench all` runs it so that its memory figure is not the peak of the bench process,
+which imported and embedded the whole vault before. (The app's own figure is
+`ui/bench/start.py --with-model`.)"""
 
 from __future__ import annotations
 
@@ -31,8 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     llm = LlamaChat(args.model)
     try:
         llm.warm_up()
-        with Mindnet(args.vault, args.data_dir, embedder=make_embedder(args.embedder)) as mn:
-            hybrid_search(mn, QUESTIONS[0], log=False)  # records, graph and store loaded
+        embedder = make_embedder(args.embedder)
+        with Mindnet(args.vault, args.data_dir, embedder=embedder, lazy_store=True) as mn:
+            hybrid_search(mn, QUESTIONS[0], log=False)
             ready = prepare(mn, QUESTIONS[1], llm)
             for n, _ in enumerate(generate(ready, llm)):
                 if n >= ANSWER_TOKENS:

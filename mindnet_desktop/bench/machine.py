@@ -124,13 +124,18 @@ def module_json(module: str, *args: str, what: str, offscreen: bool = False) -> 
 
 def timed_process(command: list[str]) -> float:
     """Seconds a fresh process takes from spawn to exit (it must succeed)."""
+    return timed_output(command)[0]
+
+
+def timed_output(command: list[str]) -> tuple[float, str]:
+    """Seconds a fresh process takes from spawn to exit (it must succeed), and its stdout."""
     env = child_env()
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[:6])} … failed: {done.stderr.strip()[-500:]}")
-    return seconds
+    return seconds, done.stdout
 
 
 def poll(until: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:
