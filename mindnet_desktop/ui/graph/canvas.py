@@ -100,13 +100,15 @@ class GraphCanvas(QGraphicsView):
         self._full_labels: set[int] = set()  # titles of the last full pass
         smooth = len(graph.nodes) + len(graph.edges) <= ANTIALIAS_UP_TO
         self.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
-        old = self.scene()
-        self.setScene(scene)
-        old.deleteLater()
-        # Room around the nodes, so any of them can be centred (search, focus).
+        # Room around the nodes, so any of them can be centred (search, focus). Set before
+        # the view takes the scene, which would otherwise measure every item first (0.36 s
+        # at 50,000 notes).
         rect = self.nodes_rect()
         room = max(rect.width(), rect.height(), 1000.0)
         scene.setSceneRect(rect.adjusted(-room, -room, room, room))
+        old = self.scene()
+        self.setScene(scene)
+        old.deleteLater()
         for node_id, _ in self._marks.values():
             if node_id:
                 self._style(node_id)
