@@ -17,9 +17,12 @@ import math
 import random
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-import igraph
 import numpy as np
+
+if TYPE_CHECKING:
+    import igraph
 
 SPACING = 70.0  # scene units of a typical edge
 NEAREST = 32.0  # scene units from a typical note to its nearest neighbour, at least
@@ -57,6 +60,10 @@ def compute_layout(
     pairs = [(a, b) for a, b in pairs if a != b]
     if previous and _small_change(nodes, previous):
         return place_new(nodes, pairs, previous)
+    # Imported here, off the GUI thread (layouts run with `run_pure`): igraph imports its
+    # drawing modules, and matplotlib with them where it is installed (0.1-0.5 s).
+    import igraph
+
     graph = igraph.Graph(n=len(nodes), edges=pairs)
     components = sorted(graph.connected_components(), key=lambda c: (-len(c), min(c)))
     shapes: list[tuple[list[int], np.ndarray]] = []
@@ -88,6 +95,8 @@ def _component_layout(sub: igraph.Graph, seed: int) -> np.ndarray:
     # Fewer steps for large components: the grid keeps each step near O(n), and the first
     # hundred steps do most of the untangling (measured: bench_layout).
     steps = 500 if n <= 500 else 250 if n <= 2000 else 150
+    import igraph
+
     with _RNG_LOCK:
         igraph.set_random_number_generator(random.Random(seed))
         try:
