@@ -91,15 +91,9 @@ class BenchRun:
             self.embedder.name,
         )
 
-    def open(self, write: bool = False, background_store: bool = False) -> Mindnet:
+    def open(self, write: bool = False) -> Mindnet:
         return Mindnet(
-            self.vault,
-            self.data,
-            None,
-            self.embedder,
-            write,
-            chroma_url=self.chroma_url,
-            background_store=background_store,
+            self.vault, self.data, None, self.embedder, write, chroma_url=self.chroma_url
         )
 
 
