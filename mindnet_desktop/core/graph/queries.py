@@ -154,16 +154,28 @@ class GraphQueries:
         include_deleted: bool,
         level: Level,
     ) -> Iterator[tuple[str, Hop, dict[str, Any]]]:
-        if kinds is not None and hop.kind not in kinds:
-            return
-        if data.get("deleted") and not include_deleted:
-            return
-        readable = direction == "both" or hop.direction == direction or hop.kind in self.symmetric
-        if not readable:
+        if not self._follows(hop.kind, hop.direction, data, direction, kinds, include_deleted):
             return
         neighbour = self.project(other, level)
         if neighbour != here:  # edges inside one note are not neighbours at note level
             yield neighbour, hop, data
+
+    def _follows(
+        self,
+        kind: str,
+        way: str,
+        data: dict[str, Any],
+        direction: Direction,
+        kinds: set[str] | None,
+        include_deleted: bool,
+    ) -> bool:
+        """Whether an edge of `kind`, met going `way` ("out" or "in"), is one a query in
+        `direction` over `kinds` reads (symmetric kinds both ways; deleted ones when asked)."""
+        if kinds is not None and kind not in kinds:
+            return False
+        if data.get("deleted") and not include_deleted:
+            return False
+        return direction == "both" or way == direction or kind in self.symmetric
 
     def neighbors(
         self,
@@ -242,7 +254,7 @@ class GraphQueries:
         hops are built: beside a hub a step reads thousands of edges to notes already seen."""
         if direction not in DIRECTIONS:
             raise QueryError(f"direction must be one of {', '.join(DIRECTIONS)}, not '{direction}'")
-        here, symmetric = self.project(node, level), self.symmetric
+        here = self.project(node, level)
         # NetworkX's own dicts, read-only: its views cost more than the walk itself here.
         nodes, succ, pred = self.g._node, self.g._succ, self.g._pred
         best: dict[str, Hop] = {}
@@ -260,9 +272,7 @@ class GraphQueries:
                         continue
                     for key, data in keyed.items():
                         kind = data["kind"]
-                        if kinds is not None and kind not in kinds or data.get("deleted"):
-                            continue
-                        if direction != "both" and way != direction and kind not in symmetric:
+                        if not self._follows(kind, way, data, direction, kinds, False):
                             continue
                         chosen = best.get(other)
                         if chosen is None or key < chosen.edge_id:
