@@ -18,6 +18,9 @@ Runs offscreen unless QT_QPA_PLATFORM says otherwise; the chat model is not prel
 With `--with-model` it is, as the app's default settings do, and the process waits for it:
 `model` is when it was loaded and its prompts read ahead, `rss_mib` / `peak_rss_mib` the
 app's memory then (`bench all`'s "the app with the model loaded").
+
+`error` says why a mark is missing: the search failed, the vault could not be opened (the
+process ends at once), or `--timeout` seconds passed (default 600) and what was still awaited.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ def run(
     t0: float,
     with_model: bool = False,
     model: str | None = None,
+    timeout: float = TIMEOUT_S,
 ) -> dict[str, Any]:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
@@ -76,6 +80,8 @@ def run(
         assert window.host is not None
         job = window.host.submit(lambda mn, job: hybrid_search(mn, "Projekt", 10, log=False))
         window.host.opened.connect(lambda _mn: marks.setdefault("store_open", time.time()))
+        failures: list[str] = []  # the vault could not be opened: nothing more will come
+        window.host.open_failed.connect(failures.append)
 
         def check() -> None:
             now = time.time()
@@ -89,7 +95,7 @@ def run(
             chat = window.chat
             if with_model and "model" not in marks and chat is not None and chat.preloaded:
                 marks["model"] = now
-            if len(marks) == 4 + with_model or now - t0 > TIMEOUT_S:
+            if len(marks) == 4 + with_model or failures or now - t0 > timeout:
                 loop.quit()
 
         poll = QTimer()
@@ -99,7 +105,19 @@ def run(
         loop.exec()
         timer.stop()
         poll.stop()
-        error = job.error
+        error = job.error or (f"the vault could not be opened: {failures[0]}" if failures else None)
+        wanted = ["usable", "ready", "searched", "store_open"] + ["model"] * with_model
+        if missing := [name for name in wanted if name not in marks]:
+            # Timed out: say what the window was waiting for, not only that it was late.
+            indexer, chat = window.indexer, window.chat
+            state = {
+                "indexer": indexer.state if indexer else None,
+                "stats": window.stats is not None,
+                "search_job": job.is_finished(),
+                "preloading": chat is not None and chat.preloading,
+                "host_busy": window.host.busy,
+            }
+            error = error or f"timed out after {timeout:.0f} s waiting for {missing}: {state}"
         rss, peak = rss_bytes()
         window.close()
         app.processEvents()
@@ -123,9 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--t0", type=float, default=time.time())
     parser.add_argument("--with-model", action="store_true", help="preload the chat model")
     parser.add_argument("--model", help="the chat model's GGUF (default: the packaged one)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds from --t0")
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    got = run(args.vault, args.data_dir, args.embedder, args.t0, args.with_model, args.model)
+    got = run(
+        args.vault, args.data_dir, args.embedder, args.t0, args.with_model, args.model, args.timeout
+    )
     print(json.dumps(got))
     return 0
 
