@@ -96,6 +96,7 @@ class ChromaStore(LexicalQueries):
                     path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
                 )
                 self._open_collections()
+                self._load_indexes()
             except Exception as exc:  # chromadb raises many types for a broken directory
                 raise StoreError(
                     f"Cannot open the index in {path}: {exc}. If it is corrupted: {REBUILD_HINT}"
@@ -121,6 +122,14 @@ class ChromaStore(LexicalQueries):
         if writable and (pending.exists() or self.lexical.count() != self._chunks.count()):
             self.rebuild_lexical()
             pending.unlink(missing_ok=True)
+
+    def _load_indexes(self) -> None:
+        """Load each collection's vector index by a `get`, which lets other threads run while
+        Chroma reads it. A first `count` holds the GIL instead: ~1 s at 167,588 chunks, in
+        which the app's window froze while its store opened in the background (Chroma frees
+        the GIL in `get` and `query`, not yet in every call: chroma-core/chroma#7692)."""
+        for collection in (self._notes, self._chunks):
+            collection.get(limit=1, include=[])
 
     def _open_collections(self) -> None:
         ef = chroma_embedding_function(self.embedder)

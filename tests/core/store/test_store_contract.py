@@ -280,6 +280,34 @@ def test_short_calls_write_the_same_in_more_and_smaller_chroma_calls(tmp_path, m
         store.close()
 
 
+def test_an_opened_store_first_reads_each_collection_by_get(tmp_path, monkeypatch):
+    """Guards the app's window at 50,000 notes: a collection's first call loads its vector
+    index (~1 s at 167,588 chunks), and only a `get` lets the window's thread run meanwhile
+    (a first `count` froze it). Shown to fail by dropping `ChromaStore._load_indexes`."""
+    from chromadb.api.models.Collection import Collection
+
+    from mindnet_desktop.core.store import chroma
+
+    store = ChromaStore(tmp_path, EMBEDDER)
+    store.write_notes([note_record("N/1", "concept", ["Eins", "Zwei"])])
+    store.close()
+    calls: list[tuple[str, str]] = []
+    for method in ("get", "count", "query", "peek"):
+        real = getattr(Collection, method)
+
+        def spy(self, *args, _real=real, _name=method, **kw):  # type: ignore[no-untyped-def]
+            calls.append((self.name, _name))
+            return _real(self, *args, **kw)
+
+        monkeypatch.setattr(Collection, method, spy)
+    reopened = ChromaStore(tmp_path, EMBEDDER)
+    first = {}
+    for name, method in calls:
+        first.setdefault(name, method)
+    assert first == {chroma.NOTES: "get", chroma.CHUNKS: "get"}, calls
+    reopened.close()
+
+
 def test_reads_of_many_ids_are_split_into_calls_of_read_batch(tmp_path, monkeypatch):
     """Guards whole-vault reads (issue 32, 20,000 notes): Chroma binds each id as an SQL
     variable and SQLite refuses more than 32,766 in one statement, so a read of many ids goes
