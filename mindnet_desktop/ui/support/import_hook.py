@@ -5,7 +5,7 @@ Importing PySide6 replaces `__import__`: after every import of a module new to t
 `from __feature__ import snake_case`) by `inspect.getsource(module)`. That call unwraps the
 module first, which reads `module.__wrapped__`, and a module with a lazy `__getattr__` answers
 by importing. pydantic's modules do: while the store opened Chroma on its thread, the check of
-a half-imported pydantic module imported `pydantic._internal._validators` again and Chroma's
+a half-imported pydantic module imported pydantic's validators module again and Chroma's
 import failed ("cannot import name 'import_string' from partially initialized module"), about
 one start in twenty. The app then said the vault cannot be opened.
 
