@@ -19,6 +19,8 @@ Meant for a real X server (the offscreen platform draws other fonts):
     DISPLAY=:99 .venv/bin/python packaging/answer_state_screenshots.py [--lang en de]
 
 `--states corrected` asks only until those states were grabbed (the others' files stay).
+`--ask QUESTION --name NAME` asks that one question and writes `answer-NAME-LANG-1366x768.png`
+with the tooltip of the answer's first citation open (to retake one answer's screenshot).
 """
 
 from __future__ import annotations
@@ -87,11 +89,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--states", nargs="+", default=list(STATES), choices=STATES, help="the states to grab"
     )
+    parser.add_argument("--ask", help="ask only this question (with --name)")
+    parser.add_argument("--name", help="the screenshot's name for --ask")
     args = parser.parse_args(argv)
+    if bool(args.ask) != bool(args.name):
+        parser.error("--ask and --name go together")
     missing = []
     for lang in args.lang:
         with scratch(f"mindnet-state-shots-{lang}-") as work:
-            missing += [f"{state} ({lang})" for state in shoot(args, lang, work)]
+            if args.ask:
+                missing += [] if shoot_one(args, lang, work) else [f"{args.name} ({lang})"]
+            else:
+                missing += [f"{state} ({lang})" for state in shoot(args, lang, work)]
     if missing:
         print("no answer showed: " + ", ".join(missing), file=sys.stderr)
     return 0
@@ -191,6 +200,43 @@ def shoot(args: argparse.Namespace, lang: str, work: Path) -> list[str]:
         todo.remove(state)
     window.close()
     return todo
+
+
+def shoot_one(args: argparse.Namespace, lang: str, work: Path) -> bool:
+    """Ask `args.ask` once and grab the window with its first citation's tooltip open;
+    whether the answer came."""
+    from PySide6.QtWidgets import QToolTip
+
+    opened = answer_window(work, lang, args, SIZE)
+    if opened is None:
+        return False
+    app, window, _translators = opened
+    chat = window.chat
+    assert chat is not None
+    wait(app, lambda: not chat.preloading, args.timeout)
+    chat.max_tokens = args.max_tokens
+    chat.input.setPlainText(args.ask)
+    chat.send()
+    if not wait(app, lambda: not chat.busy, args.timeout) or chat.turns[-1].result is None:
+        window.close()
+        return False
+    result = chat.turns[-1].result
+    actions = [(a.action, a.source) for a in result.alignments]
+    print(f"[{lang}] {args.ask!r}: {actions}; {chat.turns[-1].answer!r}")
+    wait(app, lambda: False, 1.0)  # layouts and repaints settle
+    cited = [a.source for a in result.alignments if a.source]
+    if cited:
+        href = f"cite:{len(chat.turns) - 1}/{cited[0]}"
+        point, tip = anchor_point(chat.view, href), chat.citation_tooltip(href)
+        if point is not None and tip:
+            QToolTip.showText(point, tip, chat.view.viewport())
+            wait(app, lambda: False, 0.6)
+    target = Path(args.out_dir) / f"answer-{args.name}-{lang}-{SIZE[0]}x{SIZE[1]}.png"
+    grab_with_tooltip(window).save(str(target))
+    QToolTip.hideText()
+    print(f"wrote {target}")
+    window.close()
+    return True
 
 
 if __name__ == "__main__":
