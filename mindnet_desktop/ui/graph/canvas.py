@@ -9,6 +9,8 @@ thousands of them never calls back into Python.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -88,7 +90,7 @@ class GraphCanvas(QGraphicsView):
             )
         scene = drawn.scene
         self.slice, self.nodes, self.edges = graph, drawn.nodes, drawn.edges
-        self.edge_data: dict[str, SliceEdge] = {edge.id: edge for edge in graph.edges}
+        self.edge_data: Mapping[str, SliceEdge] = drawn.edge_data  # id index made when asked
         self.hover_node = ""
         self.node_notes: dict[str, str] = {}  # a line more in a node's tooltip (the view's)
         # Node arrays in `_ids` order: scene centres, radii, edge counts.

@@ -132,11 +132,14 @@ class LabelLayer:
         self.titles = titles
         self.ink = ink
         self.font = QFont()
-        metrics = QFontMetricsF(self.font)
-        widths = [metrics.horizontalAdvance(t) + 1 for t in titles] or [0.0]
-        self.sizes = np.empty((len(widths), 2))
-        self.sizes[:, 0] = widths
-        self.sizes[:, 1] = metrics.height() if titles else 0.0
+        self._metrics = QFontMetricsF(self.font)
+        # Width and height of each title in pixels; a width is measured when its title is
+        # first a candidate (NaN until then): a whole vault's 50,000 titles, measured up
+        # front, cost ~0.1 s of the first draw, and most are never shown.
+        self.sizes = np.full((max(len(titles), 1), 2), np.nan)
+        self.sizes[:, 1] = self._metrics.height() if titles else 0.0
+        if not titles:
+            self.sizes[:, 0] = 0.0
         self.items: dict[int, QGraphicsSimpleTextItem] = {}
         self.shown: set[int] = set()
         self._grid: Grid = {}
@@ -191,8 +194,15 @@ class LabelLayer:
         key = (transform.m11(), transform.m22(), transform.m31(), transform.m32(), viewport)
         if key != self._grid_key:  # zoomed or panned: a hover at the same view reuses it
             self._grid, self._grid_key = node_grid(screen, *viewport), key
+        self.measure(order[:MAX_CANDIDATES])
         kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid)
         self.show(kept, points, faded)
+
+    def measure(self, indices: np.ndarray) -> None:
+        """Fill in the widths of the titles at `indices` not measured yet."""
+        todo = indices[np.isnan(self.sizes[indices, 0])]
+        for i in todo.tolist():
+            self.sizes[i, 0] = self._metrics.horizontalAdvance(self.titles[i]) + 1
 
     def show(
         self, kept: list[tuple[int, float, float]], anchors: np.ndarray, faded: set[int]

@@ -34,7 +34,18 @@ from mindnet_desktop.ui.graph.style import (
     short_title,
 )
 
-__all__ = ["KEY", "VEIL_ALPHA", "DrawnGraph", "EdgeBatch", "EdgeItems", "bounds", "build_scene"]
+__all__ = [
+    "KEY",
+    "VEIL_ALPHA",
+    "Adjacency",
+    "DrawnGraph",
+    "EdgeBatch",
+    "EdgeItems",
+    "EdgeRows",
+    "bounds",
+    "build_scene",
+    "parallel_bends",
+]
 
 VEIL_ALPHA = 215  # of 255: what a hover does not touch shows through at about 15 %
 BATCH_EDGES_FROM = 20_000  # more edges: one `EdgeBatch` paints them all
@@ -50,7 +61,8 @@ class DrawnGraph:
     edges: Mapping[str, QGraphicsPathItem]  # in the scene; or `EdgeItems` (made when asked)
     ids: list[str]
     index_of: dict[str, int]
-    adjacent: dict[str, list[str]]  # node -> ids of its edges
+    adjacent: Adjacency  # node -> ids of its edges
+    edge_data: EdgeRows  # edge id -> its `SliceEdge`
     points: np.ndarray  # n x 2 scene centres, in `ids` order
     radii: np.ndarray
     degree: np.ndarray
@@ -79,35 +91,27 @@ def build_scene(
     index = {node: i for i, node in enumerate(ids)}
     points = np.array([positions.get(node, (0.0, 0.0)) for node in ids], dtype=float)
     points = points.reshape(-1, 2)
-    adjacent: dict[str, list[str]] = {node: [] for node in ids}
-    for edge in graph.edges:
-        adjacent[edge.source].append(edge.id)
-        if edge.target != edge.source:
-            adjacent[edge.target].append(edge.id)
-    degree = np.array([len(adjacent[n]) for n in ids], dtype=float)
+    count = len(graph.edges)
+    a = np.fromiter((index[edge.source] for edge in graph.edges), np.intp, count)
+    b = np.fromiter((index[edge.target] for edge in graph.edges), np.intp, count)
+    rows = EdgeRows(graph.edges)
+    adjacent = Adjacency(ids, index, rows, a, b)
+    degree = adjacent.degree().astype(float)
     radii = np.array([node_radius(int(d)) for d in degree])
     # Drawn in this order: the edge layer, the nodes, the veil, the hovered neighbourhood,
     # titles, the hover text. A layer is one parent: one call hides or shows all it holds.
     edge_layer, focus_layer, label_layer = (_layer() for _ in range(3))
-    seen: dict[tuple[str, str], int] = {}
-    bends = []
-    for edge in graph.edges:
-        pair = (edge.source, edge.target)
-        nth = seen[pair] = seen.get(pair, -1) + 1
-        bends.append(0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1))
-    count = len(graph.edges)
-    a = np.fromiter((index[edge.source] for edge in graph.edges), np.intp, count)
-    b = np.fromiter((index[edge.target] for edge in graph.edges), np.intp, count)
+    bends = parallel_bends(a, b, len(ids))
     geometry = edge_geometry(
-        np.hstack([points[a], points[b]]), np.array(bends), np.stack([radii[a], radii[b]], 1)
+        np.hstack([points[a], points[b]]), bends, np.stack([radii[a], radii[b]], 1)
     )
     edges: Mapping[str, QGraphicsPathItem]
     if len(graph.edges) > BATCH_EDGES_FROM:
-        edges = EdgeItems(graph.edges, geometry, bends)
+        edges = EdgeItems(rows, geometry, bends)
         EdgeBatch(graph.edges, geometry, edge_layer)
     else:
         edges = {}
-        for edge, bend, row in zip(graph.edges, bends, geometry.tolist()):
+        for edge, bend, row in zip(graph.edges, bends.tolist(), geometry.tolist()):
             item = QGraphicsPathItem(edge_layer)
             item.setPen(edge_pen(edge))  # before the path: the bounds are computed once
             item.setPath(edge_path(row, bool(bend)))
@@ -144,6 +148,7 @@ def build_scene(
         ids,
         index,
         adjacent,
+        rows,
         points,
         radii,
         degree,
@@ -155,32 +160,113 @@ def build_scene(
     )
 
 
+def parallel_bends(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """The bend of each edge from node `a[i]` to `b[i]`: the first of a pair's edges is
+    straight (0), the next ones bow out 14, -14, 28, -28 ... px, in edge order."""
+    if not len(a):
+        return np.zeros(0)
+    pair = a.astype(np.int64) * max(n, 1) + b
+    order = np.argsort(pair, kind="stable")
+    ranked = pair[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    nth = np.empty(len(a), dtype=np.int64)
+    nth[order] = np.arange(len(a)) - np.repeat(starts, np.diff(np.r_[starts, len(a)]))
+    sign = np.where(nth % 2 == 1, 1.0, -1.0)
+    return np.where(nth == 0, 0.0, 14.0 * ((nth + 1) // 2) * sign)
+
+
+class EdgeRows(Mapping[str, SliceEdge]):
+    """Edge id -> its `SliceEdge` and its row in the slice's edge list; the id index is made
+    when first asked for (most whole-vault views never ask)."""
+
+    def __init__(self, edges: list[SliceEdge]) -> None:
+        self.edges = edges
+        self._row: dict[str, int] | None = None
+
+    def row(self, edge_id: str) -> int:
+        """The edge's row (KeyError for an unknown edge, as a dict)."""
+        if self._row is None:
+            self._row = {edge.id: i for i, edge in enumerate(self.edges)}
+        return self._row[edge_id]
+
+    def __getitem__(self, edge_id: str) -> SliceEdge:
+        return self.edges[self.row(edge_id)]
+
+    def __iter__(self) -> Iterator[str]:
+        return (edge.id for edge in self.edges)
+
+    def __len__(self) -> int:
+        return len(self.edges)
+
+
+class Adjacency(Mapping[str, list[str]]):
+    """Node id -> the ids of its edges (either end; a loop once), in edge order. The index
+    behind it is built when first asked for: a hover or a neighbourhood asks, a whole-vault
+    view's first draw does not."""
+
+    def __init__(
+        self,
+        ids: list[str],
+        index: dict[str, int],
+        rows: EdgeRows,
+        a: np.ndarray,
+        b: np.ndarray,
+    ) -> None:
+        self._ids, self._index, self._rows = ids, index, rows
+        self._a, self._b = a, b
+        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
+
+    def degree(self) -> np.ndarray:
+        """Each node's edge count, in `ids` order."""
+        n = len(self._ids)
+        other = self._b[self._a != self._b]
+        return np.bincount(self._a, minlength=n) + np.bincount(other, minlength=n)
+
+    def __getitem__(self, node_id: str) -> list[str]:
+        i = self._index[node_id]  # KeyError for an unknown node, as a dict
+        if self._sorted is None:
+            loop = self._a == self._b
+            ends = np.concatenate([self._a, self._b[~loop]])
+            edge_rows = np.concatenate([np.arange(len(self._a)), np.flatnonzero(~loop)])
+            order = np.argsort(ends, kind="stable")
+            starts = np.searchsorted(ends[order], np.arange(len(self._ids) + 1))
+            self._sorted = (edge_rows[order], starts)
+        edge_rows, starts = self._sorted
+        edges = self._rows.edges
+        return [edges[r].id for r in np.sort(edge_rows[starts[i] : starts[i + 1]]).tolist()]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 class EdgeItems(Mapping[str, QGraphicsPathItem]):
     """The edges of a large graph as items, each made when first asked for and kept, never
     in the scene: the hovered note's edges are drawn from them (`HoverFocus` copies them),
     and their paths say where an edge's middle is."""
 
-    def __init__(self, edges: list[SliceEdge], geometry: np.ndarray, bends: list[float]) -> None:
-        self._row = {edge.id: i for i, edge in enumerate(edges)}
-        self._edges, self._geometry, self._bends = edges, geometry, bends
+    def __init__(self, rows: EdgeRows, geometry: np.ndarray, bends: np.ndarray) -> None:
+        self._rows, self._geometry, self._bends = rows, geometry, bends
         self._made: dict[str, QGraphicsPathItem] = {}
 
     def __getitem__(self, edge_id: str) -> QGraphicsPathItem:
         item = self._made.get(edge_id)
         if item is None:
-            i = self._row[edge_id]  # KeyError for an unknown edge, as a dict
+            i = self._rows.row(edge_id)  # KeyError for an unknown edge, as a dict
             item = QGraphicsPathItem()
-            item.setPen(edge_pen(self._edges[i]))
+            item.setPen(edge_pen(self._rows.edges[i]))
             item.setPath(edge_path(self._geometry[i].tolist(), bool(self._bends[i])))
             item.setData(KEY, ("edge", edge_id))
             self._made[edge_id] = item
         return item
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._row)
+        return iter(self._rows)
 
     def __len__(self) -> int:
-        return len(self._row)
+        return len(self._rows)
 
 
 class EdgeBatch(QGraphicsItem):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QFontMetricsF, QMouseEvent
 from PySide6.QtWidgets import QApplication
 
 from mindnet_desktop.core.graph.slice import GraphSlice
@@ -14,6 +15,7 @@ from mindnet_desktop.ui.bench import graph as bench_graph
 from mindnet_desktop.ui.bench.graph import synthetic_slice
 from mindnet_desktop.ui.graph.canvas import HIDE_EDGES_WHILE_MOVING, GraphCanvas
 from mindnet_desktop.ui.graph.layout import Positions, compute_layout
+from mindnet_desktop.ui.graph.scene import parallel_bends
 
 
 def layout(graph: GraphSlice) -> Positions:
@@ -146,3 +148,55 @@ def test_a_graph_past_the_batch_size_paints_its_edges_as_one_item(qtbot, monkeyp
     hub = max(graph.nodes, key=lambda n: len(batched._adjacent[n]))
     batched.highlight(hub)
     assert len(batched._focus.layer.childItems()) >= len(batched._adjacent[hub])
+
+
+def test_degrees_bends_and_adjacency_are_those_of_the_edge_by_edge_rule(qtbot) -> None:
+    """The scene's numpy forms (degree by counting, bends of parallel edges, the lazy
+    adjacency and edge index) give what the plain loop over the edges gives."""
+    graph = synthetic_slice(300, 3.0)
+    first, second = graph.edges[0], graph.edges[1]
+    graph.edges += [  # parallel edges both ways, and a loop drawn twice
+        first._replace(id="p1"),
+        first._replace(id="p2"),
+        first._replace(id="p3", source=first.target, target=first.source),
+        second._replace(id="l1", target=second.source),
+        second._replace(id="l2", target=second.source),
+    ]
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.show_slice(graph, layout(graph))
+
+    ids = list(graph.nodes)
+    adjacent: dict[str, list[str]] = {node: [] for node in ids}
+    seen: dict[tuple[str, str], int] = {}
+    bends = []
+    for edge in graph.edges:
+        adjacent[edge.source].append(edge.id)
+        if edge.target != edge.source:
+            adjacent[edge.target].append(edge.id)
+        nth = seen[edge.source, edge.target] = seen.get((edge.source, edge.target), -1) + 1
+        bends.append(0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1))
+    index = {node: i for i, node in enumerate(ids)}
+    a = np.array([index[e.source] for e in graph.edges])
+    b = np.array([index[e.target] for e in graph.edges])
+    assert parallel_bends(a, b, len(ids)).tolist() == bends
+    assert sorted(set(bends)) == [-14.0, 0.0, 14.0]
+    assert {node: canvas._adjacent[node] for node in ids} == adjacent
+    assert canvas.degree.tolist() == [len(adjacent[node]) for node in ids]
+    assert all(canvas.edge_data[edge.id] == edge for edge in graph.edges)
+    assert set(canvas.edge_data) == {edge.id for edge in graph.edges}
+
+
+def test_title_widths_are_measured_when_first_candidates(qtbot) -> None:
+    graph = synthetic_slice(400, 2.0)
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(800, 600)
+    canvas.show()
+    canvas.show_slice(graph, layout(graph))
+    canvas.update_labels()
+    labels = canvas.labels
+    assert labels.shown  # some titles fit
+    metrics = QFontMetricsF(labels.font)
+    for i in labels.shown:
+        assert labels.sizes[i, 0] == metrics.horizontalAdvance(labels.titles[i]) + 1
