@@ -78,8 +78,22 @@ def node_grid(points: np.ndarray, width: float, height: float) -> Grid:
     grid: Grid = {}
     x, y, r = points[:, 0], points[:, 1], points[:, 2]
     seen = np.flatnonzero((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
-    for i in seen.tolist():
-        _add(grid, (x[i] - r[i], y[i] - r[i], x[i] + r[i], y[i] + r[i]), i)
+    boxes = np.stack([x - r, y - r, x + r, y + r], axis=1)[seen]
+    low, high = boxes[:, :2] // CELL_PX, boxes[:, 2:] // CELL_PX
+    one = (low == high).all(axis=1)  # most nodes lie in one cell: grouped by NumPy
+    for i in np.flatnonzero(~one).tolist():
+        _add(grid, tuple(boxes[i].tolist()), int(seen[i]))  # type: ignore[arg-type]
+    ones = np.flatnonzero(one)
+    if not len(ones):
+        return grid
+    cells = low[ones].astype(np.int64)
+    order = np.lexsort((ones, cells[:, 1], cells[:, 0]))
+    ones, cells = ones[order], cells[order]
+    starts = np.flatnonzero(np.r_[True, (cells[1:] != cells[:-1]).any(axis=1)])
+    rows = [(*box, owner) for box, owner in zip(boxes[ones].tolist(), seen[ones].tolist())]
+    for start, end in zip(starts.tolist(), [*starts[1:].tolist(), len(ones)]):
+        cell = (int(cells[start, 0]), int(cells[start, 1]))
+        grid.setdefault(cell, []).extend(rows[start:end])
     return grid
 
 

@@ -31,6 +31,7 @@ from mindnet_desktop.ui.graph.style import (
     edge_pen,
     node_brush,
     node_radius,
+    pen_for,
     short_title,
 )
 
@@ -282,26 +283,31 @@ class EdgeBatch(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setAcceptHoverEvents(False)
         lines = geometry[:, [0, 1, 4, 5]]  # start and end of each line
-        by_pen: dict[int, list[int]] = {}
-        pens: dict[int, QPen] = {}
-        for i, edge in enumerate(edges):
-            pen = edge_pen(edge)
-            by_pen.setdefault(id(pen), []).append(i)
-            pens[id(pen)] = pen
-        for key, pen in pens.items():  # thin and see-through: where many run, it darkens
-            light = QPen(pen)
+        # The edges by pen: one code per (kind, rule, deleted), then one sort.
+        codes: dict[tuple[str, bool, bool], int] = {}
+        code = np.fromiter(
+            (
+                codes.setdefault((e.kind, e.provenance == "rule", e.deleted), len(codes))
+                for e in edges
+            ),
+            np.intp,
+            len(edges),
+        )
+        order = np.argsort(code, kind="stable")
+        starts = np.searchsorted(code[order], np.arange(len(codes) + 1))
+        self._groups = []
+        for key, c in codes.items():
+            rows = order[starts[c] : starts[c + 1]]
+            light = QPen(pen_for(*key))  # thin and see-through: where many run, it darkens
             colour = light.color()
             colour.setAlpha(int(colour.alpha() * BATCH_ALPHA))
             light.setColor(colour)
             light.setWidthF(1.0)
-            pens[key] = light
-        self._groups = []
-        for key, rows in by_pen.items():
             coords = lines[rows]
             qlines = [QLineF(*row) for row in coords.tolist()]
             low = np.minimum(coords[:, :2], coords[:, 2:])
             high = np.maximum(coords[:, :2], coords[:, 2:])
-            self._groups.append((pens[key], qlines, low, high))
+            self._groups.append((light, qlines, low, high))
         if len(lines):
             x0, y0 = np.minimum(lines[:, :2], lines[:, 2:]).min(axis=0)
             x1, y1 = np.maximum(lines[:, :2], lines[:, 2:]).max(axis=0)

@@ -39,11 +39,12 @@ def node_brush(node: SliceNode) -> QBrush:
 
 def edge_pen(edge: SliceEdge) -> QPen:
     """Colour by kind; dashed when a rule made it; faded when deleted."""
-    return _pen(edge.kind, edge.provenance == "rule", edge.deleted)
+    return pen_for(edge.kind, edge.provenance == "rule", edge.deleted)
 
 
 @functools.cache
-def _pen(kind: str, rule: bool, deleted: bool) -> QPen:
+def pen_for(kind: str, rule: bool, deleted: bool) -> QPen:
+    """The pen of an edge of `kind`, made by a rule or not, deleted or not (one per key)."""
     colour = QColor(colour_for(kind))
     if deleted:
         colour.setAlpha(70)

@@ -14,6 +14,7 @@ from mindnet_desktop.core.graph.slice import GraphSlice
 from mindnet_desktop.ui.bench import graph as bench_graph
 from mindnet_desktop.ui.bench.graph import synthetic_slice
 from mindnet_desktop.ui.graph.canvas import HIDE_EDGES_WHILE_MOVING, GraphCanvas
+from mindnet_desktop.ui.graph.labels import CELL_PX, node_grid
 from mindnet_desktop.ui.graph.layout import Positions, compute_layout
 from mindnet_desktop.ui.graph.scene import parallel_bends
 
@@ -200,3 +201,19 @@ def test_title_widths_are_measured_when_first_candidates(qtbot) -> None:
     metrics = QFontMetricsF(labels.font)
     for i in labels.shown:
         assert labels.sizes[i, 0] == metrics.horizontalAdvance(labels.titles[i]) + 1
+
+
+def test_the_nodes_grid_holds_each_node_in_every_cell_its_circle_meets() -> None:
+    rng = np.random.default_rng(3)
+    points = np.column_stack(
+        [rng.uniform(-50, 850, 3000), rng.uniform(-50, 650, 3000), rng.uniform(0.1, 90, 3000)]
+    )
+    grid = node_grid(points, 800, 600)
+    expected: dict[tuple[int, int], set[tuple[float, ...]]] = {}
+    for i, (x, y, r) in enumerate(points.tolist()):
+        if x + r > 0 and x - r < 800 and y + r > 0 and y - r < 600:
+            for cx in range(int((x - r) // CELL_PX), int((x + r) // CELL_PX) + 1):
+                for cy in range(int((y - r) // CELL_PX), int((y + r) // CELL_PX) + 1):
+                    expected.setdefault((cx, cy), set()).add((x - r, y - r, x + r, y + r, i))
+    assert {cell: set(rows) for cell, rows in grid.items()} == expected
+    assert sum(len(rows) for rows in grid.values()) == sum(len(v) for v in expected.values())
