@@ -55,8 +55,17 @@ def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> Impor
     # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py), nor
     # load the records and the graph (the note index).
     written = [r.note.note_id for r in outcome.written]
+    if show:  # after the bar is full: ~30 s at 50,000 notes, not a silent wait
+        sys.stderr.write(SAVING)
+        sys.stderr.flush()
     update_reader_snapshots(mn, before, written, outcome.deleted)
+    if show:
+        sys.stderr.write("\r" + " " * len(SAVING) + "\r")
+        sys.stderr.flush()
     return outcome.summary
+
+
+SAVING = "Finishing the index (what the next search reads first) …"
 
 
 def cmd_import(args: argparse.Namespace) -> int:

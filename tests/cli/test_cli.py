@@ -274,3 +274,33 @@ def test_a_reader_that_stops_reading_ends_the_output_quietly(tmp_path):
     )
     assert done.stdout.startswith("{") and len(done.stdout) == 50
     assert "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, done.stderr
+
+
+def test_an_import_on_a_terminal_says_while_it_saves_the_reader_snapshots(
+    tmp_path, capsys, monkeypatch
+):
+    from mindnet_desktop.cli import vault as cli_vault
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import HashEmbedder
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+
+    notes = tmp_path / "vault"
+    notes.mkdir()
+    (notes / "Eins.md").write_text("# Eins\n\nEin Satz über [[Zwei]].\n", encoding="utf-8")
+    (notes / "Zwei.md").write_text("# Zwei\n\nNoch ein Satz.\n", encoding="utf-8")
+    seen = []
+    real = cli_vault.update_reader_snapshots
+
+    def update(*args, **kwargs):
+        seen.append(capsys.readouterr().err)  # what the terminal shows meanwhile
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli_vault, "update_reader_snapshots", update)
+    with Mindnet(notes, tmp_path / "data", embedder=HashEmbedder(), write=True) as mn:
+        summary = cli_vault.import_for_readers(mn, ImportOptions(sync_deletes=True), True)
+    assert summary.added == 2
+    assert seen and seen[0].endswith(cli_vault.SAVING)
+    assert capsys.readouterr().err.endswith("\r")  # the line is cleared after
+    with Mindnet(notes, tmp_path / "data2", embedder=HashEmbedder(), write=True) as mn:
+        cli_vault.import_for_readers(mn, ImportOptions(sync_deletes=True), False)
+    assert cli_vault.SAVING not in capsys.readouterr().err
