@@ -129,8 +129,10 @@ class GraphCanvas(QGraphicsView):
     # -- titles and hover ---------------------------------------------------------------
     def update_labels(self, quick: bool = False) -> None:
         """Show the titles that fit at this zoom, most important first (selected, hovered
-        and its neighbours, then by degree); none of them overlap. `quick` (a hover) only
-        reconsiders the titles of the last full pass and the ranked nodes."""
+        and its neighbours, then by degree); none of them overlap, and none covers a node,
+        but while a node is hovered its neighbours' titles may cover the notes under the
+        veil. `quick` (a hover) only reconsiders the titles of the last full pass and the
+        ranked nodes."""
         near = self.neighbourhood(self.hover_node) if self.hover_node else set()
         rank = {self._index_of[n]: 2 for n in near}
         if self.hover_node:
@@ -149,6 +151,7 @@ class GraphCanvas(QGraphicsView):
             faded,
             (view.width(), view.height()),
             self._full_labels if quick else None,
+            {self._index_of[n] for n in near} if near else None,
         )
         if not quick:
             self._full_labels = set(self.labels.shown)

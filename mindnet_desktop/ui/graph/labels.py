@@ -34,6 +34,8 @@ def choose_labels(
     height: float,
     always: frozenset[int] = frozenset(),
     obstacles: Grid | None = None,
+    loose: frozenset[int] = frozenset(),
+    loose_obstacles: Grid | None = None,
 ) -> list[tuple[int, float, float]]:
     """Greedy placement: each label in `order` is kept when its rectangle (right of its
     node, else left, below or above it) lies in the viewport and overlaps neither a label
@@ -48,12 +50,16 @@ def choose_labels(
         always: Nodes whose titles may cover other nodes (the selected and the hovered
             one: the user is looking at them); they still never cover another title.
         obstacles: The nodes' grid from `node_grid` for this view (made when None).
+        loose: Nodes whose titles `loose_obstacles` keeps off instead of `obstacles` (a
+            hovered note's neighbours: only the neighbourhood, the rest is veiled).
+        loose_obstacles: The grid of the nodes that block the `loose` titles.
 
     Returns:
         (index, left, top) of each kept label, in pixels.
     """
     x, y, r = points[:, 0], points[:, 1], points[:, 2]
     nodes = node_grid(points, width, height) if obstacles is None else obstacles
+    near = nodes if loose_obstacles is None else loose_obstacles
     grid: Grid = {}  # the titles kept
     kept: list[tuple[int, float, float]] = []
     for i in order[:MAX_CANDIDATES].tolist():
@@ -66,18 +72,24 @@ def choose_labels(
             (x[i] - w / 2, y[i] + reach),
             (x[i] - w / 2, y[i] - reach - h),
         ):
-            if _free(grid, nodes, i, (left, top, left + w, top + h), (width, height), i in always):
+            blocking = near if i in loose else nodes
+            box = (left, top, left + w, top + h)
+            if _free(grid, blocking, i, box, (width, height), i in always):
                 _add(grid, (left, top, left + w, top + h), -1)
                 kept.append((i, left - x[i], top - y[i]))
                 break
     return kept
 
 
-def node_grid(points: np.ndarray, width: float, height: float) -> Grid:
-    """The nodes in view, by grid cell: obstacles to every title but their own."""
+def node_grid(
+    points: np.ndarray, width: float, height: float, only: np.ndarray | None = None
+) -> Grid:
+    """The nodes in view (of `only`, indices into `points`, when given), by grid cell:
+    obstacles to every title but their own."""
     grid: Grid = {}
     x, y, r = points[:, 0], points[:, 1], points[:, 2]
-    seen = np.flatnonzero((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
+    inside = (x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height)
+    seen = np.flatnonzero(inside) if only is None else only[inside[only]]
     boxes = np.stack([x - r, y - r, x + r, y + r], axis=1)[seen]
     low, high = boxes[:, :2] // CELL_PX, boxes[:, 2:] // CELL_PX
     one = (low == high).all(axis=1)  # most nodes lie in one cell: grouped by NumPy
@@ -169,6 +181,7 @@ class LabelLayer:
         faded: set[int],
         viewport: tuple[float, float],
         among: set[int] | None = None,
+        blocking: set[int] | None = None,
     ) -> None:
         """Choose and show the titles for the view's `transform`.
 
@@ -183,6 +196,9 @@ class LabelLayer:
             among: Only these nodes and the ranked ones may get a title (a hover keeps the
                 titles of the last full pass and adds its neighbourhood's: a few dozen
                 candidates instead of thousands).
+            blocking: Only these nodes' circles keep titles off (a hover: its neighbourhood;
+                the rest lies under the veil, and a neighbour's title may cover it). None:
+                every node's.
         """
         if not len(points):
             self.show([], points, set())
@@ -208,8 +224,13 @@ class LabelLayer:
         key = (transform.m11(), transform.m22(), transform.m31(), transform.m32(), viewport)
         if key != self._grid_key:  # zoomed or panned: a hover at the same view reuses it
             self._grid, self._grid_key = node_grid(screen, *viewport), key
+        loose: frozenset[int] = frozenset()
+        near: Grid | None = None
+        if blocking is not None:  # the neighbours' titles: only the neighbourhood blocks
+            loose = frozenset(i for i, value in rank.items() if value == 2)
+            near = node_grid(screen, *viewport, np.array(sorted(blocking), dtype=np.intp))
         self.measure(order[:MAX_CANDIDATES])
-        kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid)
+        kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid, loose, near)
         self.show(kept, points, faded)
 
     def measure(self, indices: np.ndarray) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from mindnet_desktop.core.graph.slice import GraphSlice
+from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.bench import graph as bench_graph
 from mindnet_desktop.ui.bench.graph import synthetic_slice
 from mindnet_desktop.ui.graph.canvas import HIDE_EDGES_WHILE_MOVING, GraphCanvas
@@ -217,3 +217,54 @@ def test_the_nodes_grid_holds_each_node_in_every_cell_its_circle_meets() -> None
                     expected.setdefault((cx, cy), set()).add((x - r, y - r, x + r, y + r, i))
     assert {cell: set(rows) for cell, rows in grid.items()} == expected
     assert sum(len(rows) for rows in grid.values()) == sum(len(v) for v in expected.values())
+
+
+def test_a_hovered_notes_neighbours_get_titles_over_the_veiled_notes_only(qtbot) -> None:
+    """Each neighbour of the hub is boxed in by unlinked notes on all four sides, so no title
+    fits by the rule of the full view; hovering the hub, the neighbours' titles may cover
+    those veiled notes, never a note of the neighbourhood nor another title."""
+    nodes = {"hub": SliceNode("hub", "note", "Hub", "concept", "hub.md")}
+    edges, positions = [], {"hub": (0.0, 0.0)}
+    for k in range(8):
+        angle = 2 * np.pi * k / 8
+        cx, cy = 260 * np.cos(angle), 260 * np.sin(angle)
+        name = f"n{k}"
+        nodes[name] = SliceNode(name, "note", f"Neighbour {k}", "concept", f"{name}.md")
+        edges.append(SliceEdge(f"e{k}", "related_to", "hub", name, "explicit", "", 1.0))
+        positions[name] = (cx, cy)
+        for j, (dx, dy) in enumerate(((34, 0), (-34, 0), (0, 22), (0, -22))):
+            far = f"f{k}-{j}"
+            nodes[far] = SliceNode(far, "note", f"Far {k}-{j}", "concept", f"{far}.md")
+            positions[far] = (cx + dx, cy + dy)
+    graph = GraphSlice(nodes, edges)
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(900, 700)
+    canvas.show()
+    qtbot.waitExposed(canvas)
+    canvas.show_slice(graph, positions)
+    canvas.fit()
+    canvas.update_labels()
+    neighbours = {f"Neighbour {k}" for k in range(8)}
+    assert not {i.text() for i in canvas.labels.visible()} & neighbours  # boxed in
+    canvas.highlight("hub")
+    shown = canvas.labels.visible()
+    assert {i.text() for i in shown} & neighbours
+
+    def box(item) -> QRectF:
+        return item.deviceTransform(canvas.viewportTransform()).mapRect(item.boundingRect())
+
+    near = canvas.neighbourhood("hub")
+    circles = {
+        n: QRectF(canvas.mapFromScene(canvas.nodes[n].sceneBoundingRect()).boundingRect())
+        for n in near
+    }
+    for item in shown:
+        own = next((n for n in near if graph.nodes[n].title == item.text()), None)
+        assert not any(
+            box(item).intersects(c.adjusted(1, 1, -1, -1)) for n, c in circles.items() if n != own
+        )
+    boxes = [box(i) for i in shown]
+    assert not any(a.intersects(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
+    canvas.highlight("")
+    assert not {i.text() for i in canvas.labels.visible()} & neighbours
