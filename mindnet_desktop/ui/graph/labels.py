@@ -94,7 +94,8 @@ def node_grid(
     low, high = boxes[:, :2] // CELL_PX, boxes[:, 2:] // CELL_PX
     one = (low == high).all(axis=1)  # most nodes lie in one cell: grouped by NumPy
     for i in np.flatnonzero(~one).tolist():
-        _add(grid, tuple(boxes[i].tolist()), int(seen[i]))  # type: ignore[arg-type]
+        left, top, right, bottom = boxes[i].tolist()
+        _add(grid, (left, top, right, bottom), int(seen[i]))
     ones = np.flatnonzero(one)
     if not len(ones):
         return grid
@@ -196,9 +197,10 @@ class LabelLayer:
             among: Only these nodes and the ranked ones may get a title (a hover keeps the
                 titles of the last full pass and adds its neighbourhood's: a few dozen
                 candidates instead of thousands).
-            blocking: Only these nodes' circles keep titles off (a hover: its neighbourhood;
-                the rest lies under the veil, and a neighbour's title may cover it). None:
-                every node's.
+            blocking: The nodes whose circles keep the ranked neighbours' titles off (a
+                hover: its neighbourhood; the rest lies under the veil, and a neighbour's
+                title may cover it). Every other title keeps off every node. None: every
+                title keeps off every node.
         """
         if not len(points):
             self.show([], points, set())
