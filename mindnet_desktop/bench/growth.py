@@ -60,13 +60,13 @@ GOALS = [
     ("memory", 2048.0, "import goal"),
     ("memory", 3072.0, "app with model goal"),
 ]
-SIZES = [1000, 6500, 20000, 50000]
+SIZES = [1000, 6500, 20000, 50000]  # the sizes the issue asks for
 
 
 def drawn(panel: str) -> list[str]:
     """The labels of the lines drawn in `panel`: its figures, then its sums."""
     figures = [label for p, label, _ in SERIES if p == panel]
-    return figures + [label for p, label, _ in SUMS if p == panel]  # the sizes the issue asks for
+    return figures + [label for p, label, _ in SUMS if p == panel]
 
 
 PANELS = {

@@ -47,6 +47,10 @@ def _edge_line(edge: Edge) -> str:
     return f"{edge.source_id} -[{edge.kind}]-> {target}  ({how})"
 
 
+# Said on a terminal while the reader snapshots are written, after the import's bar is full.
+SAVING = "Finishing the index (what the next search reads first) …"
+
+
 def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> ImportSummary:
     """Import the vault of `mn` (opened for writing), then leave what a fresh reader
     searches (the chunk snapshot and the note index) in step with it."""
@@ -63,9 +67,6 @@ def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> Impor
         sys.stderr.write("\r" + " " * len(SAVING) + "\r")
         sys.stderr.flush()
     return outcome.summary
-
-
-SAVING = "Finishing the index (what the next search reads first) …"
 
 
 def cmd_import(args: argparse.Namespace) -> int:
