@@ -32,6 +32,7 @@ from mindnet_desktop.ui.graph.style import (
     node_brush,
     node_radius,
     pen_for,
+    pen_key,
     short_title,
 )
 
@@ -176,6 +177,13 @@ def parallel_bends(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     return np.where(nth == 0, 0.0, 14.0 * ((nth + 1) // 2) * sign)
 
 
+def grouped(keys: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of `keys` (each in 0 .. count - 1) sorted by key, stable, and where
+    each key's run starts: key k's positions are `order[starts[k] : starts[k + 1]]`."""
+    order = np.argsort(keys, kind="stable")
+    return order, np.searchsorted(keys[order], np.arange(count + 1))
+
+
 class EdgeRows(Mapping[str, SliceEdge]):
     """Edge id -> its `SliceEdge` and its row in the slice's edge list; the id index is made
     when first asked for (most whole-vault views never ask)."""
@@ -229,8 +237,7 @@ class Adjacency(Mapping[str, list[str]]):
             loop = self._a == self._b
             ends = np.concatenate([self._a, self._b[~loop]])
             edge_rows = np.concatenate([np.arange(len(self._a)), np.flatnonzero(~loop)])
-            order = np.argsort(ends, kind="stable")
-            starts = np.searchsorted(ends[order], np.arange(len(self._ids) + 1))
+            order, starts = grouped(ends, len(self._ids))
             self._sorted = (edge_rows[order], starts)
         edge_rows, starts = self._sorted
         edges = self._rows.edges
@@ -283,18 +290,12 @@ class EdgeBatch(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setAcceptHoverEvents(False)
         lines = geometry[:, [0, 1, 4, 5]]  # start and end of each line
-        # The edges by pen: one code per (kind, rule, deleted), then one sort.
+        # The edges by pen: one code per pen key, then one sort.
         codes: dict[tuple[str, bool, bool], int] = {}
         code = np.fromiter(
-            (
-                codes.setdefault((e.kind, e.provenance == "rule", e.deleted), len(codes))
-                for e in edges
-            ),
-            np.intp,
-            len(edges),
+            (codes.setdefault(pen_key(e), len(codes)) for e in edges), np.intp, len(edges)
         )
-        order = np.argsort(code, kind="stable")
-        starts = np.searchsorted(code[order], np.arange(len(codes) + 1))
+        order, starts = grouped(code, len(codes))
         self._groups = []
         for key, c in codes.items():
             rows = order[starts[c] : starts[c + 1]]

@@ -39,7 +39,12 @@ def node_brush(node: SliceNode) -> QBrush:
 
 def edge_pen(edge: SliceEdge) -> QPen:
     """Colour by kind; dashed when a rule made it; faded when deleted."""
-    return pen_for(edge.kind, edge.provenance == "rule", edge.deleted)
+    return pen_for(*pen_key(edge))
+
+
+def pen_key(edge: SliceEdge) -> tuple[str, bool, bool]:
+    """What an edge's pen depends on: its kind, whether a rule made it, whether deleted."""
+    return edge.kind, edge.provenance == "rule", edge.deleted
 
 
 @functools.cache
