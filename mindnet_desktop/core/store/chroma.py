@@ -41,6 +41,13 @@ LONG_NOTE_BATCH = 128
 # Ids (or `$in` values) in one read: Chroma binds each as an SQL variable, and SQLite refuses
 # a statement with more than 32,766 (a whole-vault read at 20,000 notes has ~90,000 chunks).
 READ_BATCH = 5000
+# How many candidates Chroma's vector index visits for a query (its default is 100). The app
+# searches this index, the CLI the exact chunk snapshot. With 100, the app's semantic top 50
+# held 72 % of the exact top 50 at 50,000 generated notes (87 % at 6,500), and its top note
+# differed from the CLI's for 23 sentence queries in 100; with 1,000, 98 % (99.6 %) and 3 in
+# 100, at no measurable cost to search + explain (tools/research/hnsw/recall.py,
+# docs/retrieval-quality.md). Chroma reads it when it loads an index.
+EF_SEARCH = 1000
 
 
 class ChromaStore(LexicalQueries):
@@ -79,7 +86,7 @@ class ChromaStore(LexicalQueries):
             path: Any = server.url
             self._client = server.connect()  # StoreError with the reason when it cannot
             try:
-                self._open_collections()
+                self._open_collections(writable)
             except StoreError:
                 raise
             except Exception as exc:
@@ -95,7 +102,7 @@ class ChromaStore(LexicalQueries):
                 self._client = chromadb.PersistentClient(
                     path=str(path), settings=Settings(anonymized_telemetry=False, allow_reset=True)
                 )
-                self._open_collections()
+                self._open_collections(writable)
                 self._load_indexes()
             except Exception as exc:  # chromadb raises many types for a broken directory
                 raise StoreError(
@@ -131,16 +138,21 @@ class ChromaStore(LexicalQueries):
         for collection in (self._notes, self._chunks):
             collection.get(limit=1, include=[])
 
-    def _open_collections(self) -> None:
+    def _open_collections(self, writable: bool = False) -> None:
         ef = chroma_embedding_function(self.embedder)
         meta = {"mindnet_embedder": self.embedder.name, "mindnet_schema": STORE_SCHEMA}
-        config: Any = {"hnsw": {"space": "cosine"}}
+        config: Any = {"hnsw": {"space": "cosine", "ef_search": EF_SEARCH}}
         notes, chunks = (
             self._client.get_or_create_collection(
                 name, embedding_function=ef, metadata=meta, configuration=config
             )
             for name in self._names
         )
+        if writable:  # an index made before EF_SEARCH: searched as widely from now on
+            for collection in (notes, chunks):
+                hnsw = (collection.configuration_json or {}).get("hnsw") or {}
+                if hnsw.get("ef_search") != EF_SEARCH:
+                    collection.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
         if self.server is not None:  # over the network: transient failures are retried
             notes = RetryingCollection(notes, self.server.url)
             chunks = RetryingCollection(chunks, self.server.url)
