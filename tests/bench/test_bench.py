@@ -87,6 +87,9 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     assert 0 < first["value"] < app["detail"]["first_search_s"]
     ask = next(r for name, r in rows.items() if name.startswith("ask: time to first"))
     assert ask["value"] > 0 and ask["baseline_value"] > 0
+    rate = rows["ask: tokens/s"]["detail"]  # decoded in pairs, ours and raw llama.cpp's
+    assert len(rate["trials"]) == len(rate["baseline_trials"]) >= 1
+    assert all(t > 0 for t in rate["trials"] + rate["baseline_trials"])
     view = rows["graph view: layout + first draw, 5000 notes (offscreen)"]
     assert view["value"] > 0 and view["detail"]["edges"] > 0
     memory = rows["peak RSS with vault and model loaded"]  # a fresh process, not the bench's
