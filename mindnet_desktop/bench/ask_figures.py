@@ -155,6 +155,9 @@ def ask_figures(run: BenchRun) -> None:
     baseline = sorted(base_first)[len(base_first) // 2]
     rate = sorted(ours_rate)[len(ours_rate) // 2] if ours_rate else 0.0
     raw_median = sorted(raw_rate)[len(raw_rate) // 2] if raw_rate else 0.0
+    # Judged pair by pair: a pair shares the machine's load of its moment, the medians don't.
+    pairs = sorted(o / r for o, r in zip(ours_rate, raw_rate) if r > 0)
+    pair_median = pairs[len(pairs) // 2] if pairs else None
     run.figures += [
         Figure(
             f"ask: time to first token ({llm.threads} threads)",
@@ -205,11 +208,12 @@ def ask_figures(run: BenchRun) -> None:
             "tokens/s",
             "raw llama.cpp, same prompt",
             round(raw_median, 2),
-            "≥ 0.95× baseline",
-            rate >= 0.95 * raw_median if raw_median else None,
+            "≥ 0.95× baseline (median of the pairs' ratios)",
+            pair_median >= 0.95 if pair_median is not None else None,
             {
                 "trials": [round(t, 2) for t in ours_rate],
                 "baseline_trials": [round(t, 2) for t in raw_rate],
+                "pair_ratio_median": round(pair_median, 3) if pair_median is not None else None,
                 "first_pass": [round(t, 2) for t in alone_rate],
             },
         ),

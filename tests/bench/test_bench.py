@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.ingest.importer import scan_vault
@@ -90,6 +92,8 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     rate = rows["ask: tokens/s"]["detail"]  # decoded in pairs, ours and raw llama.cpp's
     assert len(rate["trials"]) == len(rate["baseline_trials"]) >= 1
     assert all(t > 0 for t in rate["trials"] + rate["baseline_trials"])
+    ratios = sorted(o / r for o, r in zip(rate["trials"], rate["baseline_trials"]))
+    assert rate["pair_ratio_median"] == pytest.approx(ratios[len(ratios) // 2], rel=0.01)
     view = rows["graph view: layout + first draw, 5000 notes (offscreen)"]
     assert view["value"] > 0 and view["detail"]["edges"] > 0
     memory = rows["peak RSS with vault and model loaded"]  # a fresh process, not the bench's
