@@ -8,14 +8,18 @@ makes room and more of them appear.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
-from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPen, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsPathItem,
     QGraphicsRectItem,
     QGraphicsSimpleTextItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 KEY = 0  # QGraphicsItem.data key of ("node" | "edge", id), as in graph_canvas
@@ -24,6 +28,10 @@ GAP_PX = 3.0  # between a node's rim and its title, and around each title
 CELL_PX = 64  # the grid that makes the overlap test local
 Grid = dict[tuple[int, int], list[tuple[float, float, float, float, int]]]
 MAX_CANDIDATES = 2500  # beyond, a full view has no room anyway: try the most important ones
+# A hovered note with more neighbours than this, of whom fewer get a title by the rule of the
+# neighbourhood below (a hub: they crowd the view), names this many of them instead, the most
+# linked first, a title over other neighbours if need be.
+CROWDED_NAMES = 12
 
 
 def choose_labels(
@@ -36,6 +44,7 @@ def choose_labels(
     obstacles: Grid | None = None,
     loose: frozenset[int] = frozenset(),
     loose_obstacles: Grid | None = None,
+    taken: Sequence[tuple[int, float, float]] = (),
 ) -> list[tuple[int, float, float]]:
     """Greedy placement: each label in `order` is kept when its rectangle (right of its
     node, else left, below or above it) lies in the viewport and overlaps neither a label
@@ -53,6 +62,7 @@ def choose_labels(
         loose: Nodes whose titles `loose_obstacles` keeps off instead of `obstacles` (a
             hovered note's neighbours: only the neighbourhood, the rest is veiled).
         loose_obstacles: The grid of the nodes that block the `loose` titles.
+        taken: Titles kept before, as this returns them: the new ones keep off them.
 
     Returns:
         (index, left, top) of each kept label, in pixels.
@@ -61,6 +71,9 @@ def choose_labels(
     nodes = node_grid(points, width, height) if obstacles is None else obstacles
     near = nodes if loose_obstacles is None else loose_obstacles
     grid: Grid = {}  # the titles kept
+    for i, dx, dy in taken:
+        left, top = x[i] + dx, y[i] + dy
+        _add(grid, (left, top, left + sizes[i, 0], top + sizes[i, 1]), -1)
     kept: list[tuple[int, float, float]] = []
     for i in order[:MAX_CANDIDATES].tolist():
         w, h = sizes[i]
@@ -151,13 +164,38 @@ def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+class Title(QGraphicsSimpleTextItem):
+    """A node's title on a patch of the view's background, mostly opaque, so that it reads
+    over the edges beneath it (a hub's hundreds of edges run under its neighbours' titles)."""
+
+    def __init__(self, text: str, parent: QGraphicsItem, paper: QColor) -> None:
+        super().__init__(text, parent)
+        self.paper = paper
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        painter.fillRect(self.boundingRect(), self.paper)
+        super().paint(painter, option, widget)
+
+
 class LabelLayer:
     """The title items of one scene, made when first shown (most are never shown)."""
 
-    def __init__(self, layer: QGraphicsRectItem, titles: list[str], ink: QBrush) -> None:
+    def __init__(
+        self,
+        layer: QGraphicsRectItem,
+        titles: list[str],
+        ink: QBrush,
+        paper: QColor | None = None,
+    ) -> None:
         self.layer = layer
         self.titles = titles
         self.ink = ink
+        self.paper = paper if paper is not None else QColor(0, 0, 0, 0)
         self.font = QFont()
         self._metrics = QFontMetricsF(self.font)
         # Width and height of each title in pixels; a width is measured when its title is
@@ -233,6 +271,16 @@ class LabelLayer:
             near = node_grid(screen, *viewport, np.array(sorted(blocking), dtype=np.intp))
         self.measure(order[:MAX_CANDIDATES])
         kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid, loose, near)
+        named = {i for i, _, _ in kept}
+        if len(loose) > CROWDED_NAMES > len(named & loose):
+            # A hub: its most linked neighbours are named instead, their titles kept off
+            # the other titles and the hovered (and selected) note alone.
+            kept = [label for label in kept if label[0] not in loose]
+            hub = order[np.isin(order, list(loose))][:MAX_CANDIDATES]
+            self.measure(hub)
+            centre = node_grid(screen, *viewport, np.array(sorted(always), dtype=np.intp))
+            more = choose_labels(screen, self.sizes, hub, *viewport, obstacles=centre, taken=kept)
+            kept += more[:CROWDED_NAMES]
         self.show(kept, points, faded)
 
     def measure(self, indices: np.ndarray) -> None:
@@ -252,7 +300,7 @@ class LabelLayer:
         for i, dx, dy in kept:
             item = self.items.get(i)
             if item is None:
-                item = QGraphicsSimpleTextItem(self.titles[i], self.layer)
+                item = Title(self.titles[i], self.layer, self.paper)
                 item.setFont(self.font)
                 item.setBrush(self.ink)
                 item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)

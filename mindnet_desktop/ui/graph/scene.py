@@ -50,6 +50,7 @@ __all__ = [
 ]
 
 VEIL_ALPHA = 215  # of 255: what a hover does not touch shows through at about 15 %
+TITLE_PAPER_ALPHA = 200  # of 255: under a title, the edges beneath show through faintly
 BATCH_EDGES_FROM = 20_000  # more edges: one `EdgeBatch` paints them all
 BATCH_ALPHA = 0.35  # of each pen's opacity, for the batch's thin lines
 
@@ -133,7 +134,10 @@ def build_scene(
     veil.setBrush(QBrush(QColor(base.red(), base.green(), base.blue(), VEIL_ALPHA)))
     veil.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # drags pan through it
     veil.hide()
-    labels = LabelLayer(label_layer, [short_title(n.title) for n in graph.nodes.values()], ink)
+    paper = QColor(base.red(), base.green(), base.blue(), TITLE_PAPER_ALPHA)
+    labels = LabelLayer(
+        label_layer, [short_title(n.title) for n in graph.nodes.values()], ink, paper
+    )
     scene.addItem(edge_layer)  # with its children: cheaper than item by item
     for item in nodes.values():
         scene.addItem(item)

@@ -14,7 +14,7 @@ from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
 from mindnet_desktop.ui.bench import graph as bench_graph
 from mindnet_desktop.ui.bench.graph import synthetic_slice
 from mindnet_desktop.ui.graph.canvas import HIDE_EDGES_WHILE_MOVING, GraphCanvas
-from mindnet_desktop.ui.graph.labels import CELL_PX, node_grid
+from mindnet_desktop.ui.graph.labels import CELL_PX, CROWDED_NAMES, node_grid
 from mindnet_desktop.ui.graph.layout import Positions, compute_layout
 from mindnet_desktop.ui.graph.scene import parallel_bends
 
@@ -268,3 +268,75 @@ def test_a_hovered_notes_neighbours_get_titles_over_the_veiled_notes_only(qtbot)
     assert not any(a.intersects(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
     canvas.highlight("")
     assert not {i.text() for i in canvas.labels.visible()} & neighbours
+
+
+def test_a_hovered_hub_names_its_most_linked_neighbours_over_the_others(qtbot) -> None:
+    """A hub's 800 neighbours lie so close together (four unlinked notes far out keep the
+    view zoomed out) that by the neighbourhood's rule, no title over a note of it, hardly a
+    title fits; hovering the hub names CROWDED_NAMES of them, the most linked first, over
+    the other neighbours but never over the hub or another title (shown to fail without the
+    crowded pass). A note of few neighbours keeps the rule (the test above)."""
+    nodes = {"hub": SliceNode("hub", "note", "Hub", "concept", "hub.md")}
+    edges, positions = [], {"hub": (0.0, 0.0)}
+    for k, corner in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
+        nodes[f"far{k}"] = SliceNode(f"far{k}", "note", f"Far {k}", "concept", f"far{k}.md")
+        positions[f"far{k}"] = (700.0 * corner[0], 500.0 * corner[1])
+    rng = np.random.default_rng(5)
+    for k in range(800):
+        name = f"n{k}"
+        nodes[name] = SliceNode(name, "note", f"Neighbour {k}", "concept", f"{name}.md")
+        edges.append(SliceEdge(f"e{k}", "related_to", "hub", name, "explicit", "", 1.0))
+        angle, radius = rng.uniform(0, 2 * np.pi), rng.uniform(30, 200)
+        positions[name] = (radius * np.cos(angle), radius * np.sin(angle))
+    linked = [f"n{k}" for k in range(0, 800, 100)][:6]  # one more edge each
+    for k, name in enumerate(linked):
+        edges.append(SliceEdge(f"x{k}", "related_to", name, f"far{k % 4}", "explicit", "", 1.0))
+    graph = GraphSlice(nodes, edges)
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(900, 700)
+    canvas.show()
+    qtbot.waitExposed(canvas)
+    canvas.show_slice(graph, positions)
+    canvas.fit()
+    canvas.update_labels()
+    before = {i.text() for i in canvas.labels.visible()}
+    canvas.highlight("hub")
+    shown = canvas.labels.visible()
+    named = {i.text() for i in shown if i.text().startswith("Neighbour")}
+    assert len(named) == CROWDED_NAMES, named
+    assert {graph.nodes[n].title for n in linked} <= named  # the most linked first
+
+    def box(item) -> QRectF:
+        return item.deviceTransform(canvas.viewportTransform()).mapRect(item.boundingRect())
+
+    hub = QRectF(canvas.mapFromScene(canvas.nodes["hub"].sceneBoundingRect()).boundingRect())
+    for item in shown:
+        assert item.text() == "Hub" or not box(item).intersects(hub.adjusted(1, 1, -1, -1))
+    boxes = [box(i) for i in shown]
+    assert not any(a.intersects(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
+    canvas.highlight("")
+    assert {i.text() for i in canvas.labels.visible()} == before
+
+
+def test_a_title_is_drawn_on_the_views_background_over_the_edges_beneath(qtbot) -> None:
+    """A title lies on a patch of the background colour (mostly opaque), so it reads over a
+    hub's edges (shown to fail by painting no patch: the corner stays black)."""
+    from PySide6.QtGui import QBrush, QColor, QImage, QPainter
+    from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene
+
+    from mindnet_desktop.ui.graph.labels import LabelLayer
+
+    scene = QGraphicsScene()
+    scene.addRect(0, 0, 200, 60, brush=QBrush(QColor("black")))  # where edges run dark
+    layer = QGraphicsRectItem()
+    scene.addItem(layer)
+    labels = LabelLayer(layer, ["Wwwwww"], QBrush(QColor("black")), QColor(255, 255, 255, 200))
+    labels.show([(0, 10.0, 10.0)], np.array([[0.0, 0.0]]), set())
+    image = QImage(200, 60, QImage.Format.Format_RGB32)
+    painter = QPainter(image)
+    scene.render(painter, QRectF(0, 0, 200, 60), QRectF(0, 0, 200, 60))
+    painter.end()
+    corner = image.pixelColor(11, 11)  # the title's top left: above its letters
+    assert corner.lightness() > 180, corner.name()  # 200/255 white over black
+    assert image.pixelColor(150, 50).lightness() < 20  # beside the title: the dark stays
