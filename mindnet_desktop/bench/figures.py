@@ -399,7 +399,9 @@ def app_start(run: BenchRun, floor: float) -> list[Figure]:
 
 
 def search(run: BenchRun) -> None:
-    """Hybrid search with explanations vs a raw Chroma query of the same k (both embed)."""
+    """Hybrid search with explanations vs a raw Chroma query of the same k (both embed), and
+    whether Chroma's candidates are the exact ones (`candidates.py`)."""
+    from mindnet_desktop.bench.candidates import candidate_figure
     from mindnet_desktop.core.service.search.hybrid import hybrid_search
 
     with run.open() as mn:
@@ -416,6 +418,7 @@ def search(run: BenchRun) -> None:
             started = time.perf_counter()
             hybrid_search(mn, question, k=10, log=False)
             times.append(time.perf_counter() - started)
+        candidates = candidate_figure(run, mn)
     raw, ours = percentiles(raw_times), percentiles(times)
     for key in ("p50_ms", "p95_ms"):
         run.figures.append(
@@ -429,6 +432,8 @@ def search(run: BenchRun) -> None:
                 ours[key] < 100 if key == "p95_ms" else None,
             )
         )
+    if candidates is not None:
+        run.figures.append(candidates)
 
 
 def graph(run: BenchRun) -> None:

@@ -8,8 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from mindnet_desktop.bench.figures import QUESTIONS
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.cli.main import main
 from mindnet_desktop.core.ingest.importer import scan_vault
@@ -87,6 +89,8 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     assert app["detail"]["first_search_s"] > 0 and app["detail"]["store_open_s"] > 0
     first = rows["start → ready: app window answers its first search (after usable)"]
     assert 0 < first["value"] < app["detail"]["first_search_s"]
+    candidates = next(r for name, r in rows.items() if name.startswith("search: Chroma's"))
+    assert candidates["ok"] and candidates["detail"]["queries"] > len(QUESTIONS)
     ask = next(r for name, r in rows.items() if name.startswith("ask: time to first"))
     assert ask["value"] > 0 and ask["baseline_value"] > 0
     rate = rows["ask: tokens/s"]["detail"]  # decoded in pairs, ours and raw llama.cpp's
@@ -159,3 +163,35 @@ def test_the_baselines_of_a_large_vault_embed_a_seeded_sample_scaled_to_all():
     scaled = measured.scaled(100)
     assert scaled.seconds == 20.0 and scaled.rate == measured.rate == 5.0
     assert measured.scaled(20) is measured
+
+
+def test_candidate_recall_is_the_share_of_the_exact_top_k_the_store_returns(tmp_path):
+    """A store that misses the exact best chunk of each question scores 1 - 1/k."""
+    from mindnet_desktop.bench.candidates import recall_at
+    from mindnet_desktop.core.store import chroma_codec as codec
+    from mindnet_desktop.core.store.chunk_snapshot import ChunkSnapshot
+
+    rng = np.random.default_rng(2)
+    matrix = rng.standard_normal((40, 8)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    ids = [f"n{i}#1" for i in range(40)]
+    fields = {"seq": 1, "path": "n.md", "type": "concept", "status": "", "start": 0, "end": 6}
+    fields |= {"retriever_weight": 1.0, "chunk_profile": "medium", "meta": {}}
+    fields |= {"heading_path": [], "headings": []}
+    rows = [
+        (codec.pack({**fields, "note_id": f"n{i}", "title": f"N{i}", codec.TEXT: "t"}), None)
+        for i in range(40)
+    ]
+    snapshot = ChunkSnapshot(ids, rows, matrix)
+
+    class Exact:
+        def nearest_chunks(self, vector, k):
+            return snapshot.nearest(vector, k)
+
+    class MissesTheBest:
+        def nearest_chunks(self, vector, k):
+            return snapshot.nearest(vector, k + 1)[1:]
+
+    questions = matrix[:3] + 0.01
+    assert recall_at(Exact(), snapshot, questions, 10) == [1.0, 1.0, 1.0]
+    assert recall_at(MissesTheBest(), snapshot, questions, 10) == pytest.approx([0.9] * 3)

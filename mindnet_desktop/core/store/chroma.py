@@ -44,9 +44,9 @@ READ_BATCH = 5000
 # How many candidates Chroma's vector index visits for a query (its default is 100). The app
 # searches this index, the CLI the exact chunk snapshot. With 100, the app's semantic top 50
 # held 72 % of the exact top 50 at 50,000 generated notes (87 % at 6,500), and its top note
-# differed from the CLI's for 23 sentence queries in 100; with 1,000, 98 % (99.6 %) and 3 in
-# 100, at no measurable cost to search + explain (tools/research/hnsw/recall.py,
-# docs/retrieval-quality.md). Chroma reads it when it loads an index.
+# differed from the CLI's for 17 sentence queries in 100; with 1,000, 98 % (99.6 %) and 1 in
+# 100, for ~2-4 ms more a query (tools/research/hnsw/recall.py, docs/retrieval-quality.md).
+# Chroma reads it when it loads an index.
 EF_SEARCH = 1000
 
 
