@@ -2,7 +2,7 @@
 of Chroma's approximate vector index (what the app and `watch` search) against the exact
 search of the chunk snapshot (what a fresh CLI process searches), over the same index.
 
-Chroma's default breadth (`ef_search` 100) held 72 % of the exact top 50 at 50,000 notes;
+Chroma's default breadth (`ef_search` 100) held 73 % of the exact top 50 at 50,000 notes;
 docs/retrieval-quality.md has the measurements that set `EF_SEARCH`.
 """
 
@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from mindnet_desktop.bench.figures import QUESTIONS, Figure
 from mindnet_desktop.core.store import chroma_codec as codec
 from mindnet_desktop.core.store.chunk_snapshot import ChunkSnapshot
 
 POOL = 50  # config/retriever.yaml candidate_pool
 SENTENCES = 45  # drawn from random chunks, asked beside the bench's questions
-GOAL = 0.95
+GOAL = 0.95  # the share of the exact top 50, averaged over the queries
 SENTENCE_WORDS = (6, 30)
 
 
@@ -55,20 +55,12 @@ def recall_at(
     return shares
 
 
-def candidate_figure(run: Any, mn: Any) -> Figure | None:
-    """Chroma's semantic top 50 against the exact one, over the bench's questions and
-    SENTENCES sentences of the vault; None without a chunk snapshot in step (a server)."""
-    snapshot = ChunkSnapshot.load(run.data, mn.state.snapshots.signatures()[0], run.embedder.name)
+def candidate_recall(data: Path, mn: Any, embedder: Any, questions: list[str]) -> list[float]:
+    """Per query (`questions`, then SENTENCES sentences of the vault): Chroma's semantic
+    top 50 against the exact one; empty without a chunk snapshot in step (a server)."""
+    signature = mn.state.snapshots.signatures()[0]
+    snapshot = ChunkSnapshot.load(data, signature, embedder.name)
     if snapshot is None or not len(snapshot):
-        return None
-    questions = [*QUESTIONS, *sentence_queries(snapshot, SENTENCES)]
-    shares = recall_at(mn.store, snapshot, run.embedder.embed_query(questions))
-    value = float(np.mean(shares))
-    return Figure(
-        "search: Chroma's semantic top 50 holds the exact top 50 (recall, the app vs the CLI)",
-        round(value, 4),
-        "share",
-        goal=f"≥ {GOAL:g}",
-        ok=value >= GOAL,
-        detail={"queries": len(shares), "lowest": round(min(shares), 2)},
-    )
+        return []
+    asked = [*questions, *sentence_queries(snapshot, SENTENCES)]
+    return recall_at(mn.store, snapshot, embedder.embed_query(asked))

@@ -7,6 +7,7 @@ parsing or embedding anything) and `mindnet_chunks` (the embedded chunks).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from mindnet_desktop.core.store.protocol import (
 )
 from mindnet_desktop.core.store.rebuild import REBUILD_HINT
 
+log = logging.getLogger(__name__)
+
 NOTES = "mindnet_notes"
 CHUNKS = "mindnet_chunks"
 STORE_SCHEMA = 1
@@ -43,7 +46,7 @@ LONG_NOTE_BATCH = 128
 READ_BATCH = 5000
 # How many candidates Chroma's vector index visits for a query (its default is 100). The app
 # searches this index, the CLI the exact chunk snapshot. With 100, the app's semantic top 50
-# held 72 % of the exact top 50 at 50,000 generated notes (87 % at 6,500), and its top note
+# held 73 % of the exact top 50 at 50,000 generated notes (87 % at 6,500), and its top note
 # differed from the CLI's for 17 sentence queries in 100; with 1,000, 98 % (99.6 %) and 1 in
 # 100, for ~2-4 ms more a query (tools/research/hnsw/recall.py, docs/retrieval-quality.md).
 # Chroma reads it when it loads an index.
@@ -114,7 +117,7 @@ class ChromaStore(LexicalQueries):
             # Never two models' vectors in one collection: drop them, embed everything anew.
             for name in self._names:
                 self._client.delete_collection(name)
-            self._open_collections()
+            self._open_collections(writable)
             self.reset = True
         elif stored != embedder.name:
             # A GGUF embedder's name identifies its file; `spec` is what --embedder takes.
@@ -138,7 +141,8 @@ class ChromaStore(LexicalQueries):
         for collection in (self._notes, self._chunks):
             collection.get(limit=1, include=[])
 
-    def _open_collections(self, writable: bool = False) -> None:
+    def _open_collections(self, writable: bool) -> None:
+        """Open (or make) the two collections; a writer widens an older index's search."""
         ef = chroma_embedding_function(self.embedder)
         meta = {"mindnet_embedder": self.embedder.name, "mindnet_schema": STORE_SCHEMA}
         config: Any = {"hnsw": {"space": "cosine", "ef_search": EF_SEARCH}}
@@ -148,15 +152,13 @@ class ChromaStore(LexicalQueries):
             )
             for name in self._names
         )
-        if writable:  # an index made before EF_SEARCH: searched as widely from now on
-            for collection in (notes, chunks):
-                hnsw = (collection.configuration_json or {}).get("hnsw") or {}
-                if hnsw.get("ef_search") != EF_SEARCH:
-                    collection.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
         if self.server is not None:  # over the network: transient failures are retried
             notes = RetryingCollection(notes, self.server.url)
             chunks = RetryingCollection(chunks, self.server.url)
         self._notes, self._chunks = notes, chunks
+        if writable and (chunks.metadata or {}).get("mindnet_embedder") == self.embedder.name:
+            for collection in (notes, chunks):
+                _search_widely(collection)
 
     @property
     def embedder_name(self) -> str:
@@ -421,6 +423,21 @@ def _vectors(got: Any) -> list[Any]:
     """The embeddings of a `get` answer (none when it holds no row)."""
     embeddings = got.get("embeddings")
     return [] if embeddings is None else list(embeddings)
+
+
+def _search_widely(collection: Any) -> None:
+    """Give an HNSW index made with another `ef_search` (Chroma's default, before
+    EF_SEARCH) this one. It takes effect where the index is loaded next: in this process
+    when nothing loaded it yet (a writer sets it before its first read), else after a
+    restart. Only a better search is at stake, so a failure is logged, not raised; an index
+    of another kind (SPANN, on a distributed Chroma) has no HNSW settings to change."""
+    hnsw = (collection.configuration_json or {}).get("hnsw")
+    if not isinstance(hnsw, dict) or hnsw.get("ef_search") == EF_SEARCH:
+        return
+    try:
+        collection.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
+    except Exception as exc:  # noqa: BLE001 - the index works as it is
+        log.warning("Could not widen the vector search of %s: %s", collection.name, exc)
 
 
 def _pages(collection: Any, include: Any, size: int | None = None) -> Iterator[Any]:

@@ -28,9 +28,9 @@ GAP_PX = 3.0  # between a node's rim and its title, and around each title
 CELL_PX = 64  # the grid that makes the overlap test local
 Grid = dict[tuple[int, int], list[tuple[float, float, float, float, int]]]
 MAX_CANDIDATES = 2500  # beyond, a full view has no room anyway: try the most important ones
-# A hovered note with more neighbours than this, of whom fewer get a title by the rule of the
-# neighbourhood below (a hub: they crowd the view), names this many of them instead, the most
-# linked first, a title over other neighbours if need be.
+# A hovered note with more neighbours in view than this, of whom fewer get a title by the rule
+# of the neighbourhood below (a hub: they crowd the view), names up to this many of them
+# instead, the most linked that fit first, a title over other neighbours if need be.
 CROWDED_NAMES = 12
 
 
@@ -45,6 +45,7 @@ def choose_labels(
     loose: frozenset[int] = frozenset(),
     loose_obstacles: Grid | None = None,
     taken: Sequence[tuple[int, float, float]] = (),
+    limit: int = MAX_CANDIDATES,
 ) -> list[tuple[int, float, float]]:
     """Greedy placement: each label in `order` is kept when its rectangle (right of its
     node, else left, below or above it) lies in the viewport and overlaps neither a label
@@ -63,6 +64,7 @@ def choose_labels(
             hovered note's neighbours: only the neighbourhood, the rest is veiled).
         loose_obstacles: The grid of the nodes that block the `loose` titles.
         taken: Titles kept before, as this returns them: the new ones keep off them.
+        limit: Stop once this many titles are kept.
 
     Returns:
         (index, left, top) of each kept label, in pixels.
@@ -76,6 +78,8 @@ def choose_labels(
         _add(grid, (left, top, left + sizes[i, 0], top + sizes[i, 1]), -1)
     kept: list[tuple[int, float, float]] = []
     for i in order[:MAX_CANDIDATES].tolist():
+        if len(kept) >= limit:
+            break
         w, h = sizes[i]
         reach = r[i] + GAP_PX
         # Right of the node, else left of it, below it, above it: the first place free.
@@ -271,17 +275,55 @@ class LabelLayer:
             near = node_grid(screen, *viewport, np.array(sorted(blocking), dtype=np.intp))
         self.measure(order[:MAX_CANDIDATES])
         kept = choose_labels(screen, self.sizes, order, *viewport, always, self._grid, loose, near)
-        named = {i for i, _, _ in kept}
-        if len(loose) > CROWDED_NAMES > len(named & loose):
-            # A hub: its most linked neighbours are named instead, their titles kept off
-            # the other titles and the hovered (and selected) note alone.
-            kept = [label for label in kept if label[0] not in loose]
-            hub = order[np.isin(order, list(loose))][:MAX_CANDIDATES]
-            self.measure(hub)
-            centre = node_grid(screen, *viewport, np.array(sorted(always), dtype=np.intp))
-            more = choose_labels(screen, self.sizes, hub, *viewport, obstacles=centre, taken=kept)
-            kept += more[:CROWDED_NAMES]
+        if loose:
+            kept = self._name_a_hubs_neighbours(screen, order, viewport, always, loose, kept)
         self.show(kept, points, faded)
+
+    def _name_a_hubs_neighbours(
+        self,
+        screen: np.ndarray,
+        order: np.ndarray,
+        viewport: tuple[float, float],
+        always: frozenset[int],
+        loose: frozenset[int],
+        kept: list[tuple[int, float, float]],
+    ) -> list[tuple[int, float, float]]:
+        """The titles `kept` by the neighbourhood's rule, or for a hub (more than
+        CROWDED_NAMES neighbours in view, fewer named) its most linked neighbours in view
+        that fit, their titles kept off the other titles and the hovered (and selected)
+        note alone, then the veiled titles that still fit by the rule of the full view."""
+        x, y, r = screen[:, 0], screen[:, 1], screen[:, 2]
+        width, height = viewport
+        inside = (x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height)
+        in_view = np.array(sorted(i for i in loose if inside[i]), dtype=np.intp)
+        named = sum(1 for i, _, _ in kept if i in loose)
+        if len(in_view) <= CROWDED_NAMES or named >= CROWDED_NAMES:
+            return kept
+        neighbours = order[np.isin(order, in_view)]
+        self.measure(neighbours[:MAX_CANDIDATES])
+        first = [label for label in kept if label[0] in always]
+        centre = node_grid(screen, *viewport, np.array(sorted(always), dtype=np.intp))
+        names = choose_labels(
+            screen,
+            self.sizes,
+            neighbours,
+            *viewport,
+            obstacles=centre,
+            taken=first,
+            limit=CROWDED_NAMES,
+        )
+        if len(names) <= named:
+            return kept
+        veiled = np.array([i for i, _, _ in kept if i not in loose and i not in always])
+        rest = choose_labels(
+            screen,
+            self.sizes,
+            veiled.astype(np.intp),
+            *viewport,
+            obstacles=self._grid,
+            taken=first + names,
+        )
+        return first + names + rest
 
     def measure(self, indices: np.ndarray) -> None:
         """Fill in the widths of the titles at `indices` not measured yet."""

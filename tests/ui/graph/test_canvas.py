@@ -271,52 +271,67 @@ def test_a_hovered_notes_neighbours_get_titles_over_the_veiled_notes_only(qtbot)
 
 
 def test_a_hovered_hub_names_its_most_linked_neighbours_over_the_others(qtbot) -> None:
-    """A hub's 800 neighbours lie so close together (four unlinked notes far out keep the
-    view zoomed out) that by the neighbourhood's rule, no title over a note of it, hardly a
-    title fits; hovering the hub names CROWDED_NAMES of them, the most linked first, over
-    the other neighbours but never over the hub or another title (shown to fail without the
-    crowded pass). A note of few neighbours keeps the rule (the test above)."""
-    nodes = {"hub": SliceNode("hub", "note", "Hub", "concept", "hub.md")}
-    edges, positions = [], {"hub": (0.0, 0.0)}
-    for k, corner in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
-        nodes[f"far{k}"] = SliceNode(f"far{k}", "note", f"Far {k}", "concept", f"far{k}.md")
-        positions[f"far{k}"] = (700.0 * corner[0], 500.0 * corner[1])
-    rng = np.random.default_rng(5)
-    for k in range(800):
-        name = f"n{k}"
-        nodes[name] = SliceNode(name, "note", f"Neighbour {k}", "concept", f"{name}.md")
-        edges.append(SliceEdge(f"e{k}", "related_to", "hub", name, "explicit", "", 1.0))
-        angle, radius = rng.uniform(0, 2 * np.pi), rng.uniform(30, 200)
-        positions[name] = (radius * np.cos(angle), radius * np.sin(angle))
-    linked = [f"n{k}" for k in range(0, 800, 100)][:6]  # one more edge each
-    for k, name in enumerate(linked):
-        edges.append(SliceEdge(f"x{k}", "related_to", name, f"far{k % 4}", "explicit", "", 1.0))
-    graph = GraphSlice(nodes, edges)
-    canvas = GraphCanvas()
-    qtbot.addWidget(canvas)
-    canvas.resize(900, 700)
-    canvas.show()
-    qtbot.waitExposed(canvas)
-    canvas.show_slice(graph, positions)
-    canvas.fit()
-    canvas.update_labels()
-    before = {i.text() for i in canvas.labels.visible()}
-    canvas.highlight("hub")
-    shown = canvas.labels.visible()
-    named = {i.text() for i in shown if i.text().startswith("Neighbour")}
-    assert len(named) == CROWDED_NAMES, named
-    assert {graph.nodes[n].title for n in linked} <= named  # the most linked first
+    """A hub's neighbours cover the view in a grid 12 px apart, so by the neighbourhood's
+    rule (no title over a note of it) no title fits. Hovered, the hub names its 12 most
+    linked neighbours, spread over the view, their titles over other neighbours but never
+    over the hub or another title (shown to fail without the hub pass: none named)."""
+    from PySide6.QtGui import QBrush, QColor, QTransform
+    from PySide6.QtWidgets import QGraphicsRectItem
 
-    def box(item) -> QRectF:
-        return item.deviceTransform(canvas.viewportTransform()).mapRect(item.boundingRect())
+    from mindnet_desktop.ui.graph.labels import LabelLayer
 
-    hub = QRectF(canvas.mapFromScene(canvas.nodes["hub"].sceneBoundingRect()).boundingRect())
-    for item in shown:
-        assert item.text() == "Hub" or not box(item).intersects(hub.adjusted(1, 1, -1, -1))
-    boxes = [box(i) for i in shown]
-    assert not any(a.intersects(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
-    canvas.highlight("")
-    assert {i.text() for i in canvas.labels.visible()} == before
+    width, height = 900, 700
+    grid = [(x, y) for x in range(6, width, 12) for y in range(6, height, 12)]
+    points = np.array([(450.0, 350.0), *grid])  # the hub first
+    radii = np.full(len(points), 5.0)
+    radii[0] = 8.0
+    linked = [1 + grid.index((x, y)) for x in (102, 306, 510, 702) for y in (102, 306, 510)]
+    degree = np.ones(len(points))
+    degree[0], degree[linked] = len(grid), 5.0
+    titles = ["Hub", *(f"Neighbour {k}" for k in range(len(grid)))]
+    labels = LabelLayer(QGraphicsRectItem(), titles, QBrush(QColor("black")))
+    rank = {0: 1} | dict.fromkeys(range(1, len(points)), 2)
+    everyone = set(range(len(points)))
+    labels.update(QTransform(), points, radii, degree, rank, set(), (width, height), None, everyone)
+    named = {titles[i] for i in labels.shown} - {"Hub"}
+    assert named == {titles[i] for i in linked} and len(named) == CROWDED_NAMES
+
+    def box(i: int) -> QRectF:
+        return labels.items[i].mapRectToScene(labels.items[i].boundingRect())
+
+    hub = QRectF(450 - 8, 350 - 8, 16, 16)
+    shown = sorted(labels.shown)
+    assert not any(box(i).intersects(hub) for i in shown if i != 0)
+    assert not any(box(i).intersects(box(j)) for k, i in enumerate(shown) for j in shown[k + 1 :])
+
+
+def test_a_hub_zoomed_in_on_a_few_neighbours_keeps_the_neighbourhoods_rule(qtbot) -> None:
+    """Only the neighbours in view count: a hub of 40 neighbours, 5 of them in view, one
+    boxed in by the other 4, keeps the rule: the boxed-in one gets no title over the others
+    (shown to fail by counting every neighbour, in view or not)."""
+    from PySide6.QtGui import QBrush, QColor, QTransform
+    from PySide6.QtWidgets import QGraphicsRectItem
+
+    from mindnet_desktop.ui.graph.labels import LabelLayer
+
+    boxed = (450.0, 500.0)  # short titles ("N0"): a neighbour 26 px away blocks each place
+    around = [(boxed[0] + dx, boxed[1] + dy) for dx, dy in ((26, 0), (-26, 0), (0, 26), (0, -26))]
+    outside = [(-500.0 - 30 * k, 100.0) for k in range(35)]
+    points = np.array([(400.0, 200.0), boxed, *around, *outside])  # the hub first
+    radii = np.full(len(points), 5.0)
+    degree = np.ones(len(points))
+    degree[1] = 3.0  # the boxed-in neighbour comes first
+    titles = ["Hub", *(f"N{k}" for k in range(len(points) - 1))]
+    labels = LabelLayer(QGraphicsRectItem(), titles, QBrush(QColor("black")))
+    rank = {0: 1} | dict.fromkeys(range(1, len(points)), 2)
+    everyone = set(range(len(points)))
+    labels.update(QTransform(), points, radii, degree, rank, set(), (900, 700), None, everyone)
+    assert 1 not in labels.shown and labels.shown & {2, 3, 4, 5}  # the others are named
+    for i in labels.shown:
+        title = labels.items[i].mapRectToScene(labels.items[i].boundingRect())
+        for j, (x, y) in enumerate(points[:6].tolist()):
+            if j != i:
+                assert not title.intersects(QRectF(x - 5, y - 5, 10, 10)), (titles[i], j)
 
 
 def test_a_title_is_drawn_on_the_views_background_over_the_edges_beneath(qtbot) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import subprocess
 import sys
 import time
@@ -30,38 +29,40 @@ POOL = 50  # config/retriever.yaml candidate_pool
 
 
 def set_ef(data: Path, ef: int) -> None:
+    """Set `ef_search` on the data dir's two collections (Chroma keeps it; a process that
+    loads the index afterwards searches with it)."""
     import chromadb
+    from chromadb.config import Settings
 
     from mindnet_desktop.core.models.embedders import chroma_embedding_function, make_embedder
     from mindnet_desktop.core.store.chunk_snapshot import snapshot_embedder
 
     function = chroma_embedding_function(make_embedder(snapshot_embedder(data)))
-    client = chromadb.PersistentClient(str(data / "chroma"))
+    settings = Settings(anonymized_telemetry=False)
+    client = chromadb.PersistentClient(str(data / "chroma"), settings=settings)
     for name in ("mindnet_notes", "mindnet_chunks"):
         collection = client.get_collection(name, embedding_function=function)
         collection.modify(configuration={"hnsw": {"ef_search": ef}})
 
 
 def queries(snap: Any, n: int) -> dict[str, Any]:
-    """Sentences drawn from random chunks, the bench's questions and random notes' vectors."""
+    """`n` sentences drawn from random chunks, the bench's questions and `n` random notes'
+    mean vectors (what related notes search with)."""
+    from mindnet_desktop.bench.candidates import sentence_queries
     from mindnet_desktop.bench.figures import QUESTIONS
-    from mindnet_desktop.core.store import chroma_codec as codec
 
     rng = random.Random(0)
-    sentences: list[str] = []
-    for i in rng.sample(range(len(snap)), min(len(snap), n * 3)):
-        text = codec.chunk_row(*snap.rows_at([i])[0]).chunk.text
-        parts = [s for s in re.split(r"(?<=[.!?])\s+", text) if 6 <= len(s.split()) <= 30]
-        if parts:
-            sentences.append(rng.choice(parts))
-        if len(sentences) == n:
-            break
     notes = np.asarray(snap.note_vectors()[1])
     picked = notes[sorted(rng.sample(range(len(notes)), min(n, len(notes))))]
-    return {"sentences": sentences, "questions": list(QUESTIONS), "note vectors": picked}
+    return {
+        "sentences": sentence_queries(snap, n),
+        "questions": list(QUESTIONS),
+        "note vectors": picked,
+    }
 
 
 def measure(vault: Path, data: Path, n: int) -> dict[str, dict[str, float]]:
+    """Per kind of query: the app's store (Chroma) against the exact chunk snapshot."""
     from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.service.search.hybrid import hybrid_search
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
