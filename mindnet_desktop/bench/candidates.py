@@ -57,7 +57,10 @@ def recall_at(
 
 def candidate_recall(data: Path, mn: Any, embedder: Any, questions: list[str]) -> list[float]:
     """Per query (`questions`, then SENTENCES sentences of the vault): Chroma's semantic
-    top 50 against the exact one; empty without a chunk snapshot in step (a server)."""
+    top 50 against the exact one; empty without a chunk snapshot in step (a server), or
+    when `mn` searches the snapshot itself (a reader store: nothing to compare)."""
+    if getattr(mn.store, "snapshot", None) is not None:
+        return []
     signature = mn.state.snapshots.signatures()[0]
     snapshot = ChunkSnapshot.load(data, signature, embedder.name)
     if snapshot is None or not len(snapshot):

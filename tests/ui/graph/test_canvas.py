@@ -271,38 +271,54 @@ def test_a_hovered_notes_neighbours_get_titles_over_the_veiled_notes_only(qtbot)
 
 
 def test_a_hovered_hub_names_its_most_linked_neighbours_over_the_others(qtbot) -> None:
-    """A hub's neighbours cover the view in a grid 12 px apart, so by the neighbourhood's
-    rule (no title over a note of it) no title fits. Hovered, the hub names its 12 most
-    linked neighbours, spread over the view, their titles over other neighbours but never
-    over the hub or another title (shown to fail without the hub pass: none named)."""
+    """A hub's neighbours cover the view above y = 580 in a grid 15 px apart, so by the
+    neighbourhood's rule (no title over a note of it) none of them gets a title; one more
+    neighbour and three unlinked notes lie in the free band below. Hovered, the hub names
+    12 neighbours, the most linked first: the one in the band (named by the rule too, once)
+    and 11 in the grid, one of them beside the hub, whose title goes where it covers no hub.
+    No title covers another, and the unlinked notes keep theirs (shown to fail without the
+    hub pass, with titles allowed over the hub, with the rule's titles kept twice, and
+    without placing the unlinked notes' titles again). Title sizes are fixed: no font."""
     from PySide6.QtGui import QBrush, QColor, QTransform
     from PySide6.QtWidgets import QGraphicsRectItem
 
     from mindnet_desktop.ui.graph.labels import LabelLayer
 
     width, height = 900, 700
-    grid = [(x, y) for x in range(6, width, 12) for y in range(6, height, 12)]
-    points = np.array([(450.0, 350.0), *grid])  # the hub first
-    radii = np.full(len(points), 5.0)
+    grid = [(x, y) for x in range(7, width, 15) for y in range(7, 580, 15)]
+    band, veiled = (250.0, 640.0), [(100.0, 640.0), (450.0, 640.0), (700.0, 640.0)]
+    points = np.array([(450.0, 345.0), *grid, band, *veiled])  # the hub first
+    first_veiled = len(points) - 3
+    radii = np.full(len(points), 6.0)
     radii[0] = 8.0
-    linked = [1 + grid.index((x, y)) for x in (102, 306, 510, 702) for y in (102, 306, 510)]
+    spread = [(x, y) for x in (97, 307, 502, 697) for y in (97, 307, 502)][:10]
+    linked = [1 + grid.index(p) for p in [*spread, (427, 337)]]  # the last left of the hub
     degree = np.ones(len(points))
-    degree[0], degree[linked] = len(grid), 5.0
-    titles = ["Hub", *(f"Neighbour {k}" for k in range(len(grid)))]
+    degree[0], degree[linked], degree[first_veiled - 1] = len(grid), 5.0, 6.0
+    titles = ["Hub", *(f"Neighbour {k}" for k in range(len(grid) + 1)), "A", "B", "C"]
     labels = LabelLayer(QGraphicsRectItem(), titles, QBrush(QColor("black")))
-    rank = {0: 1} | dict.fromkeys(range(1, len(points)), 2)
-    everyone = set(range(len(points)))
-    labels.update(QTransform(), points, radii, degree, rank, set(), (width, height), None, everyone)
-    named = {titles[i] for i in labels.shown} - {"Hub"}
-    assert named == {titles[i] for i in linked} and len(named) == CROWDED_NAMES
+    labels.sizes[:] = (80.0, 14.0)
+    labels.sizes[0] = (460.0, 14.0)  # the hub's title fits only below it: its right is free
+    shown: list[list[tuple[int, float, float]]] = []
+    real_show = labels.show
+    labels.show = lambda kept, *a: shown.append(kept) or real_show(kept, *a)  # type: ignore[method-assign]
+    rank = {0: 1} | dict.fromkeys(range(1, first_veiled), 2)
+    near = set(range(first_veiled))
+    labels.update(QTransform(), points, radii, degree, rank, set(), (width, height), None, near)
+    kept = shown[-1]
+    assert len(kept) == len({i for i, _, _ in kept})  # no title twice
+    named = {titles[i] for i in labels.shown if i in near} - {"Hub"}
+    assert named == {titles[i] for i in [*linked, first_veiled - 1]}, named
+    assert len(named) == CROWDED_NAMES
+    assert {"A", "B", "C"} <= {titles[i] for i in labels.shown}
 
-    def box(i: int) -> QRectF:
-        return labels.items[i].mapRectToScene(labels.items[i].boundingRect())
-
-    hub = QRectF(450 - 8, 350 - 8, 16, 16)
-    shown = sorted(labels.shown)
-    assert not any(box(i).intersects(hub) for i in shown if i != 0)
-    assert not any(box(i).intersects(box(j)) for k, i in enumerate(shown) for j in shown[k + 1 :])
+    boxes = {
+        i: QRectF(points[i][0] + dx, points[i][1] + dy, *labels.sizes[i]) for i, dx, dy in kept
+    }
+    hub = QRectF(450 - 8, 345 - 8, 16, 16)
+    assert not any(box.intersects(hub) for i, box in boxes.items() if i != 0)
+    every = list(boxes.values())
+    assert not any(a.intersects(b) for k, a in enumerate(every) for b in every[k + 1 :])
 
 
 def test_a_hub_zoomed_in_on_a_few_neighbours_keeps_the_neighbourhoods_rule(qtbot) -> None:
@@ -323,12 +339,16 @@ def test_a_hub_zoomed_in_on_a_few_neighbours_keeps_the_neighbourhoods_rule(qtbot
     degree[1] = 3.0  # the boxed-in neighbour comes first
     titles = ["Hub", *(f"N{k}" for k in range(len(points) - 1))]
     labels = LabelLayer(QGraphicsRectItem(), titles, QBrush(QColor("black")))
+    labels.sizes[:] = (17.0, 14.0)  # fixed: no font
+    shown: list[list[tuple[int, float, float]]] = []
+    real_show = labels.show
+    labels.show = lambda kept, *a: shown.append(kept) or real_show(kept, *a)  # type: ignore[method-assign]
     rank = {0: 1} | dict.fromkeys(range(1, len(points)), 2)
     everyone = set(range(len(points)))
     labels.update(QTransform(), points, radii, degree, rank, set(), (900, 700), None, everyone)
     assert 1 not in labels.shown and labels.shown & {2, 3, 4, 5}  # the others are named
-    for i in labels.shown:
-        title = labels.items[i].mapRectToScene(labels.items[i].boundingRect())
+    for i, dx, dy in shown[-1]:
+        title = QRectF(points[i][0] + dx, points[i][1] + dy, 17, 14)
         for j, (x, y) in enumerate(points[:6].tolist()):
             if j != i:
                 assert not title.intersects(QRectF(x - 5, y - 5, 10, 10)), (titles[i], j)
