@@ -408,12 +408,10 @@ def test_an_index_made_with_chromas_default_breadth_is_widened_by_its_writer(tmp
         collections = (store._notes, store._chunks)  # noqa: SLF001
         return [c.configuration_json["hnsw"]["ef_search"] for c in collections]
 
-    store = ChromaStore(tmp_path, EMBEDDER)
-    store.write_notes([note_record("N/1", "concept", ["Eins", "Zwei"])])
-    assert breadth(store) == [EF_SEARCH, EF_SEARCH]
-    for collection in (store._notes, store._chunks):  # noqa: SLF001
-        collection.modify(configuration={"hnsw": {"ef_search": 100}})  # as before
-    store.close()
+    fresh = ChromaStore(tmp_path / "fresh", EMBEDDER)
+    assert breadth(fresh) == [EF_SEARCH, EF_SEARCH]  # a new index is made with it
+    fresh.close()
+    _index_of_chromas_default_breadth(tmp_path)
     reader = ChromaStore(tmp_path, EMBEDDER, writable=False)
     assert breadth(reader) == [100, 100]
     reader.close()
@@ -428,11 +426,7 @@ def test_a_store_whose_search_cannot_be_widened_opens_as_it_is(tmp_path, monkeyp
     refuses it, an index of another kind) is logged and the store opens."""
     from chromadb.api.models.Collection import Collection
 
-    store = ChromaStore(tmp_path, EMBEDDER)
-    store.write_notes([note_record("N/1", "concept", ["Eins", "Zwei"])])
-    for collection in (store._notes, store._chunks):  # noqa: SLF001
-        collection.modify(configuration={"hnsw": {"ef_search": 100}})
-    store.close()
+    _index_of_chromas_default_breadth(tmp_path)
 
     def refuse(self, **kw):  # type: ignore[no-untyped-def]
         raise ValueError("Trying to update HNSW config but schema has SPANN")
@@ -467,11 +461,7 @@ def test_a_writer_widens_an_older_index_before_its_first_read(tmp_path, monkeypa
     against 1.00 at ef_search 10, measured), so `modify` must come first."""
     from mindnet_desktop.core.store import chroma
 
-    store = ChromaStore(tmp_path, EMBEDDER)
-    store.write_notes([note_record("N/1", "concept", ["Eins", "Zwei"])])
-    for collection in (store._notes, store._chunks):  # noqa: SLF001
-        collection.modify(configuration={"hnsw": {"ef_search": 100}})
-    store.close()
+    _index_of_chromas_default_breadth(tmp_path)
     calls = _record_calls(monkeypatch)
     ChromaStore(tmp_path, EMBEDDER).close()
     for name in (chroma.NOTES, chroma.CHUNKS):
@@ -486,11 +476,7 @@ def test_widening_leaves_other_indexes_and_other_embedders_stores_alone(tmp_path
 
     from mindnet_desktop.core.store.protocol import StoreError
 
-    store = ChromaStore(tmp_path, EMBEDDER)
-    store.write_notes([note_record("N/1", "concept", ["Eins", "Zwei"])])
-    for collection in (store._notes, store._chunks):  # noqa: SLF001
-        collection.modify(configuration={"hnsw": {"ef_search": 100}})
-    store.close()
+    _index_of_chromas_default_breadth(tmp_path)
     calls = _record_calls(monkeypatch)
     with pytest.raises(StoreError, match="built with the embedder 'hash'"):
         ChromaStore(tmp_path, OtherEmbedder())
@@ -503,3 +489,13 @@ def test_widening_leaves_other_indexes_and_other_embedders_stores_alone(tmp_path
 
 class OtherEmbedder(HashEmbedder):
     name = "other"
+
+
+def _index_of_chromas_default_breadth(path: Path) -> None:
+    """A store of one note whose collections search as Chroma's default (ef_search 100),
+    as indexes built before EF_SEARCH do."""
+    store = ChromaStore(path, EMBEDDER)
+    store.write_notes([note_record("N/1", "concept", ["Eins", "Zwei"])])
+    for collection in (store._notes, store._chunks):  # noqa: SLF001
+        collection.modify(configuration={"hnsw": {"ef_search": 100}})
+    store.close()
