@@ -98,6 +98,12 @@ def choose_labels(
     return kept
 
 
+def in_view(points: np.ndarray, width: float, height: float) -> np.ndarray:
+    """Whether each node's circle (`points`: x, y, radius in pixels) meets the viewport."""
+    x, y, r = points[:, 0], points[:, 1], points[:, 2]
+    return np.asarray((x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height))
+
+
 def node_grid(
     points: np.ndarray, width: float, height: float, only: np.ndarray | None = None
 ) -> Grid:
@@ -105,7 +111,7 @@ def node_grid(
     obstacles to every title but their own."""
     grid: Grid = {}
     x, y, r = points[:, 0], points[:, 1], points[:, 2]
-    inside = (x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height)
+    inside = in_view(points, width, height)
     seen = np.flatnonzero(inside) if only is None else only[inside[only]]
     boxes = np.stack([x - r, y - r, x + r, y + r], axis=1)[seen]
     low, high = boxes[:, :2] // CELL_PX, boxes[:, 2:] // CELL_PX
@@ -292,14 +298,12 @@ class LabelLayer:
         CROWDED_NAMES neighbours in view, fewer named) its most linked neighbours in view
         that fit, their titles kept off the other titles and the hovered (and selected)
         note alone, then the veiled titles that still fit by the rule of the full view."""
-        x, y, r = screen[:, 0], screen[:, 1], screen[:, 2]
-        width, height = viewport
-        inside = (x + r > 0) & (x - r < width) & (y + r > 0) & (y - r < height)
-        in_view = np.array(sorted(i for i in loose if inside[i]), dtype=np.intp)
+        inside = in_view(screen, *viewport)
+        seen = np.array(sorted(i for i in loose if inside[i]), dtype=np.intp)
         named = sum(1 for i, _, _ in kept if i in loose)
-        if len(in_view) <= CROWDED_NAMES or named >= CROWDED_NAMES:
+        if len(seen) <= CROWDED_NAMES or named >= CROWDED_NAMES:
             return kept
-        neighbours = order[np.isin(order, in_view)]
+        neighbours = order[np.isin(order, seen)]
         self.measure(neighbours[:MAX_CANDIDATES])
         first = [label for label in kept if label[0] in always]
         centre = node_grid(screen, *viewport, np.array(sorted(always), dtype=np.intp))
