@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -31,8 +32,9 @@ from PySide6.QtWidgets import (
 
 from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
+from mindnet_desktop.ui.graph.focus import FOCUS_ITEMS_UP_TO, FOCUS_WIDTH
 from mindnet_desktop.ui.graph.layout import Positions
-from mindnet_desktop.ui.graph.scene import KEY, VEIL_ALPHA, bounds, build_scene
+from mindnet_desktop.ui.graph.scene import KEY, VEIL_ALPHA, EdgeItems, bounds, build_scene
 from mindnet_desktop.ui.graph.style import colour_for
 from mindnet_desktop.ui.support.i18n import fill
 
@@ -158,11 +160,9 @@ class GraphCanvas(QGraphicsView):
 
     def neighbourhood(self, node_id: str) -> set[str]:
         """The node and the nodes one edge away (either way)."""
-        found = {node_id}
-        for edge_id in self._adjacent.get(node_id, ()):
-            edge = self.edge_data[edge_id]
-            found.update((edge.source, edge.target))
-        return found
+        if node_id not in self._index_of:
+            return {node_id}
+        return set(self._adjacent.neighbours(node_id))
 
     def highlight(self, node_id: str) -> None:
         """Hovering: the node, its edges and its neighbours drawn on top at full strength,
@@ -178,9 +178,13 @@ class GraphCanvas(QGraphicsView):
         if self.settled():
             self._edge_layer.setOpacity(self._edge_opacity)
         self._veil.setVisible(dim)
-        edges = [self.edges[e] for e in self._adjacent[node_id]] if dim else []
+        rows = self._adjacent.edge_rows(node_id) if dim else np.zeros(0, dtype=np.intp)
         nodes = [self.nodes[n] for n in sorted(self.neighbourhood(node_id))] if dim else []
-        self._focus.draw(edges, nodes)
+        if isinstance(self.edges, EdgeItems) and len(rows) > FOCUS_ITEMS_UP_TO:
+            self._focus.draw_painted(self.edges.painted(rows, FOCUS_WIDTH), nodes)
+        else:
+            edges = self.slice.edges  # the adjacency's rows are rows of the slice's edges
+            self._focus.draw([self.edges[edges[r].id] for r in rows.tolist()], nodes)
         self.update_labels(quick=True)
         self.hovered.emit(node_id)
 

@@ -1,4 +1,4 @@
-"""Node titles that never pile up, and the hovered neighbourhood drawn on top.
+"""Node titles that never pile up.
 
 Titles: after each zoom or pan the canvas asks `choose_labels` which
 titles fit, in priority order (selected, hovered and its neighbours, then by degree), and a
@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QTransform
 from PySide6.QtWidgets import (
-    QGraphicsEllipseItem,
     QGraphicsItem,
-    QGraphicsPathItem,
     QGraphicsRectItem,
     QGraphicsSimpleTextItem,
     QStyleOptionGraphicsItem,
@@ -360,31 +358,3 @@ class LabelLayer:
 
     def visible(self) -> list[QGraphicsSimpleTextItem]:
         return [self.items[i] for i in sorted(self.shown)]
-
-
-class HoverFocus:
-    """Copies of the hovered node, its neighbours and its edges, on a layer above the dimmed
-    rest (children of a dimmed layer cannot be brighter than it)."""
-
-    def __init__(self, layer: QGraphicsRectItem) -> None:
-        self.layer = layer
-        self.nodes: set[str] = set()
-
-    def draw(self, edges: list[QGraphicsPathItem], nodes: list[QGraphicsEllipseItem]) -> None:
-        for item in self.layer.childItems():
-            item.setParentItem(None)
-            if item.scene() is not None:
-                item.scene().removeItem(item)
-        self.nodes = set()
-        for source in edges:
-            copy = QGraphicsPathItem(source.path(), self.layer)
-            pen = QPen(source.pen())
-            pen.setWidthF(2.4)
-            copy.setPen(pen)
-            copy.setData(KEY, source.data(KEY))
-        for source in nodes:
-            copy = QGraphicsEllipseItem(source.rect(), self.layer)
-            copy.setBrush(source.brush())
-            copy.setPen(source.pen())
-            copy.setData(KEY, source.data(KEY))
-            self.nodes.add(source.data(KEY)[1])

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge
-from mindnet_desktop.ui.graph.labels import KEY, HoverFocus, LabelLayer
+from mindnet_desktop.ui.graph.focus import HoverFocus
+from mindnet_desktop.ui.graph.labels import KEY, LabelLayer
 from mindnet_desktop.ui.graph.layout import Positions
 from mindnet_desktop.ui.graph.style import (
     edge_geometry,
@@ -235,8 +236,9 @@ class Adjacency(Mapping[str, list[str]]):
         other = self._b[self._a != self._b]
         return np.bincount(self._a, minlength=n) + np.bincount(other, minlength=n)
 
-    def __getitem__(self, node_id: str) -> list[str]:
-        i = self._index[node_id]  # KeyError for an unknown node, as a dict
+    def edge_rows(self, node_id: str) -> np.ndarray:
+        """The rows of the node's edges, in edge order (KeyError for an unknown node)."""
+        i = self._index[node_id]
         if self._sorted is None:
             loop = self._a == self._b
             ends = np.concatenate([self._a, self._b[~loop]])
@@ -244,8 +246,17 @@ class Adjacency(Mapping[str, list[str]]):
             order, starts = grouped(ends, len(self._ids))
             self._sorted = (edge_rows[order], starts)
         edge_rows, starts = self._sorted
-        edges = self._rows.edges
-        return [edges[r].id for r in np.sort(edge_rows[starts[i] : starts[i + 1]]).tolist()]
+        return np.sort(edge_rows[starts[i] : starts[i + 1]])
+
+    def neighbours(self, node_id: str) -> list[str]:
+        """The node and every node one edge away (either way), in `ids` order."""
+        rows = self.edge_rows(node_id)
+        ends = np.concatenate([self._a[rows], self._b[rows], [self._index[node_id]]])
+        return [self._ids[j] for j in np.unique(ends).tolist()]
+
+    def __getitem__(self, node_id: str) -> list[str]:
+        edges = self._rows.edges  # KeyError below for an unknown node, as a dict
+        return [edges[r].id for r in self.edge_rows(node_id).tolist()]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
@@ -256,8 +267,8 @@ class Adjacency(Mapping[str, list[str]]):
 
 class EdgeItems(Mapping[str, QGraphicsPathItem]):
     """The edges of a large graph as items, each made when first asked for and kept, never
-    in the scene: the hovered note's edges are drawn from them (`HoverFocus` copies them),
-    and their paths say where an edge's middle is."""
+    in the scene: the hovered note's edges are drawn from them (`HoverFocus` copies them, or
+    a hub's are painted by `painted`), and their paths say where an edge's middle is."""
 
     def __init__(self, rows: EdgeRows, geometry: np.ndarray, bends: np.ndarray) -> None:
         self._rows, self._geometry, self._bends = rows, geometry, bends
@@ -274,6 +285,12 @@ class EdgeItems(Mapping[str, QGraphicsPathItem]):
             self._made[edge_id] = item
         return item
 
+    def painted(self, rows: np.ndarray, width: float) -> EdgeBatch:
+        """One item that paints the edges of `rows` (`Adjacency.edge_rows`) as lines `width`
+        px wide at their pens' full strength: a hovered hub's edges, too many to copy."""
+        edges = [self._rows.edges[i] for i in rows.tolist()]
+        return EdgeBatch(edges, self._geometry[rows], None, width, 1.0)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._rows)
 
@@ -288,7 +305,14 @@ class EdgeBatch(QGraphicsItem):
     an edge is not an item one can point at; a hovered note's edges are (see `EdgeItems`),
     and a note's neighbourhood view draws every edge as an item again."""
 
-    def __init__(self, edges: list[SliceEdge], geometry: np.ndarray, parent: QGraphicsItem) -> None:
+    def __init__(
+        self,
+        edges: list[SliceEdge],
+        geometry: np.ndarray,
+        parent: QGraphicsItem | None,
+        width: float = 1.0,
+        alpha: float = BATCH_ALPHA,
+    ) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -305,9 +329,9 @@ class EdgeBatch(QGraphicsItem):
             rows = order[starts[c] : starts[c + 1]]
             light = QPen(pen_for(*key))  # thin and see-through: where many run, it darkens
             colour = light.color()
-            colour.setAlpha(int(colour.alpha() * BATCH_ALPHA))
+            colour.setAlpha(int(colour.alpha() * alpha))
             light.setColor(colour)
-            light.setWidthF(1.0)
+            light.setWidthF(width)
             coords = lines[rows]
             qlines = [QLineF(*row) for row in coords.tolist()]
             low = np.minimum(coords[:, :2], coords[:, 2:])

@@ -151,6 +151,77 @@ def test_a_graph_past_the_batch_size_paints_its_edges_as_one_item(qtbot, monkeyp
     assert len(batched._focus.layer.childItems()) >= len(batched._adjacent[hub])
 
 
+def test_a_hovered_hub_of_a_large_graph_is_painted_by_two_items_not_copied(
+    qtbot, monkeypatch
+) -> None:
+    """Past `FOCUS_ITEMS_UP_TO` edges a hovered note's edges and neighbours are painted by one
+    item each (a 50,000-note vault's busiest note: 23,900 edges, 2.5 s a hover as copies),
+    drawing what the copies draw, while a neighbour can still be pointed at (shown to fail
+    by leaving out either item, or by giving them a key that hides the nodes under them)."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from mindnet_desktop.ui.graph import canvas as canvas_module
+    from mindnet_desktop.ui.graph import scene as scene_module
+    from mindnet_desktop.ui.graph.focus import DiscBatch
+    from mindnet_desktop.ui.graph.scene import EdgeBatch
+
+    graph = synthetic_slice(300, 3.0)
+    positions = layout(graph)
+    monkeypatch.setattr(scene_module, "BATCH_EDGES_FROM", 100)
+
+    def focus_ink(canvas: GraphCanvas) -> int:
+        """Pixels the hover layer alone paints."""
+        canvas.labels.layer.hide()
+        canvas._veil.hide()
+        canvas._edge_layer.hide()
+        for item in canvas.nodes.values():
+            item.hide()
+        image = QImage(canvas.viewport().size(), QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        canvas.render(painter)
+        painter.end()
+        return sum(
+            image.pixelColor(x, y) != QColor("white")
+            for x in range(0, image.width(), 2)
+            for y in range(0, image.height(), 2)
+        )
+
+    canvases = []
+    for _ in range(2):
+        canvas = GraphCanvas()
+        qtbot.addWidget(canvas)
+        canvas.resize(600, 400)
+        canvas.show()
+        canvas.show_slice(graph, positions)
+        canvas.fit()
+        canvas.settle_now()
+        canvases.append(canvas)
+    copied, painted = canvases
+    hub = max(graph.nodes, key=lambda n: len(painted._adjacent[n]))
+    degree = len(painted._adjacent[hub])
+    assert degree > 5
+    for canvas, up_to in zip(canvases, (10**9, 5)):
+        monkeypatch.setattr(canvas_module, "FOCUS_ITEMS_UP_TO", up_to)
+        canvas.highlight(hub)
+    children = painted._focus.layer.childItems()
+    assert sorted(type(item).__name__ for item in children) == ["DiscBatch", "EdgeBatch"]
+    edges = next(item for item in children if isinstance(item, EdgeBatch))
+    assert sum(len(lines) for _, lines, _, _ in edges._groups) == degree
+    assert len(copied._focus.layer.childItems()) == degree + len(copied.neighbourhood(hub))
+    near = painted.neighbourhood(hub)
+    assert painted._focus.nodes == copied._focus.nodes == near
+    assert all(painted.node_opacity(n) == 1.0 for n in near)
+    assert any(painted.node_opacity(n) < 1.0 for n in graph.nodes if n not in near)
+    neighbour = next(n for n in sorted(near) if n != hub)
+    assert painted.hit(painted.viewport_pos("node", neighbour)) == ("node", neighbour)
+    assert any(isinstance(item, DiscBatch) for item in children)
+    ours, theirs = focus_ink(painted), focus_ink(copied)
+    assert ours > 0.7 * theirs > 0  # the same circles and lines, without arrow heads
+    painted.highlight("")
+    assert painted._focus.layer.childItems() == [] and painted._focus.nodes == set()
+
+
 def test_degrees_bends_and_adjacency_are_those_of_the_edge_by_edge_rule(qtbot) -> None:
     """The scene's numpy forms (degree by counting, bends of parallel edges, the lazy
     adjacency and edge index) give what the plain loop over the edges gives."""
