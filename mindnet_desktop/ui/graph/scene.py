@@ -325,7 +325,9 @@ class EdgeBatch(QGraphicsItem):
         )
         order, starts = grouped(code, len(codes))
         self._groups = []
-        for key, c in codes.items():
+        # The most common pen first: the rarer kinds are drawn over it, not buried under it.
+        sizes = np.diff(starts)
+        for key, c in sorted(codes.items(), key=lambda item: -sizes[item[1]]):
             rows = order[starts[c] : starts[c + 1]]
             light = QPen(pen_for(*key))  # thin and see-through: where many run, it darkens
             colour = light.color()
