@@ -7,7 +7,7 @@ run left there (made from the same source or size, embedder and store); a change
 is not copied again then (a fresh work dir starts over).
 Figures (see issues 13 and 32): cold import vs pure embedding of the same chunk texts on all
 cores (one embedding process per core) and in one process, with chunks/s per process and the
-scaling from one process to all; no-op
+scaling from one process to all; the same cold import with one embedding worker; no-op
 re-import vs cold import; edit one note -> searchable through the watcher; start -> ready
 (a CLI graph query and a CLI search in a fresh process, vs the bare interpreter with the CLI
 imported); search + explain vs a raw Chroma query; neighbours and RAG; the graph view's
@@ -29,10 +29,11 @@ from mindnet_desktop.bench import figures
 from mindnet_desktop.bench.ask_figures import ask_figures
 from mindnet_desktop.bench.figures import BenchRun, Figure
 from mindnet_desktop.bench.machine import machine_facts, rss_bytes
+from mindnet_desktop.bench.one_worker import one_worker_import
 from mindnet_desktop.bench.vault_gen import generate_vault
 from mindnet_desktop.core.models.embedders import make_embedder
 
-FIGURES = ("import", "noop", "edit", "start", "search", "graph", "ask")
+FIGURES = ("import", "one-worker", "noop", "edit", "start", "search", "graph", "ask")
 PREPARED = "prepared.json"  # in the work dir: what its vault and index were made from
 
 
@@ -102,7 +103,8 @@ def run_all(
     for name in FIGURES[1:]:
         if name in wanted:
             log(f"measuring {name} …")
-            measure = ask_figures if name == "ask" else getattr(figures, name)
+            special = {"ask": ask_figures, "one-worker": one_worker_import}
+            measure = special.get(name) or getattr(figures, name)
             measure(run)
     _, peak = rss_bytes()
     # The whole run's peak (with the baseline's second model, if `ask` ran): for reference.

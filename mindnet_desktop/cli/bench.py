@@ -68,7 +68,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="`all`: measure a generated vault of N notes (default; else a copy of --vault)",
     )
     bench.add_argument(
-        "--only", help="`all`: comma-separated figures (import,noop,edit,start,search,graph,ask)"
+        "--only",
+        help="`all`: comma-separated figures (import,one-worker,noop,edit,start,search,graph,ask)",
     )
     bench.add_argument("--workdir", help="keep the generated vault and index here (reused)")
     embed_workers_option(bench)  # `all`, `import`: the cold import's (and `all`'s baseline's)
