@@ -4,8 +4,8 @@ be brighter than it, so they are drawn again on a layer above it).
 
 A node of ordinary degree gets copies of its items, so its edges keep their arrows and
 tooltips. A hub of a large vault (tens of thousands of edges in the whole-vault view) gets
-two items that paint all of them instead: copying 23,900 edges and 12,245 neighbours took
-~1.7 s a hover at 50,000 notes."""
+two items that paint all of them instead: at 50,000 notes, hovering the busiest note (23,900
+edges, 12,245 neighbours) took 1.34 s with copies and takes 0.38 s (docs/graph-view.md)."""
 
 from __future__ import annotations
 
