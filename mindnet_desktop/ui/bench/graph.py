@@ -224,6 +224,7 @@ def vault_run(vault: str, data_dir: str, embedder: str | None = None) -> dict[st
     canvas.fit()
     canvas.viewport().repaint()
     drawn_s = time.perf_counter() - t0
+    hub, hub_edges, hover_s, leave_s = hover_the_hub(canvas, pairs)
     canvas.close()
     return {
         "nodes": len(ids),
@@ -235,7 +236,38 @@ def vault_run(vault: str, data_dir: str, embedder: str | None = None) -> dict[st
         "layout_cached_s": round(cached_s, 3),
         "drawn_s": round(drawn_s, 3),
         "kept": positions == first,
+        "hub": hub,
+        "hub_edges": hub_edges,
+        "hub_hover_s": hover_s,
+        "hub_leave_s": leave_s,
     }
+
+
+def hover_the_hub(
+    canvas: Any, pairs: list[tuple[str, str]], times: int = 3
+) -> tuple[str, int, list[float], list[float]]:
+    """Hover the note with the most edges and leave it, `times` times, each with a full
+    repaint, as the mouse would.
+
+    Returns:
+        The note, its edge count, and the seconds of each hover and of each leaving.
+    """
+    degree: dict[str, int] = {}
+    for a, b in pairs:
+        degree[a] = degree.get(a, 0) + 1
+        if b != a:
+            degree[b] = degree.get(b, 0) + 1
+    if not degree:
+        return "", 0, [], []
+    hub = max(degree, key=lambda node: degree[node])
+    hover_s, leave_s = [], []
+    for _ in range(times):
+        for node, out in ((hub, hover_s), ("", leave_s)):
+            t0 = time.perf_counter()
+            canvas.highlight(node)
+            canvas.viewport().repaint()
+            out.append(round(time.perf_counter() - t0, 3))
+    return hub, degree[hub], hover_s, leave_s
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,8 @@ dragging, highlights a hovered node's neighbourhood, shows an edge's kind on hov
 clicks and context-menu requests on nodes and edges.
 
 Items are plain C++ items (ellipses and paths, no Python subclasses, no shadows), so painting
-thousands of them never calls back into Python.
+thousands of them never calls back into Python; past thousands of edges a few batch items
+paint many at once instead (`scene.EdgeBatch`, and a hovered hub's `focus.DiscBatch`).
 """
 
 from __future__ import annotations

@@ -155,9 +155,12 @@ def test_a_hovered_hub_of_a_large_graph_is_painted_by_two_items_not_copied(
     qtbot, monkeypatch
 ) -> None:
     """Past `FOCUS_ITEMS_UP_TO` edges a hovered note's edges and neighbours are painted by one
-    item each (a 50,000-note vault's busiest note: 23,900 edges, 2.5 s a hover as copies),
-    drawing what the copies draw, while a neighbour can still be pointed at (shown to fail
-    by leaving out either item, or by giving them a key that hides the nodes under them)."""
+    item each (a 50,000-note vault's busiest note: 23,900 edges, 0.9–1.3 s a hover as
+    copies): the hub's lines and its neighbours' circles where the copies are, while a
+    neighbour can still be pointed at, and the next hover of an ordinary note copies again
+    (shown to fail by leaving out either item, by painting other rows' edges, or by giving
+    the items a key that hides the nodes under them)."""
+    from PySide6.QtCore import QLineF
     from PySide6.QtGui import QColor, QImage, QPainter
 
     from mindnet_desktop.ui.graph import canvas as canvas_module
@@ -213,13 +216,30 @@ def test_a_hovered_hub_of_a_large_graph_is_painted_by_two_items_not_copied(
     assert len(copied._focus.layer.childItems()) == degree + len(copied.neighbourhood(hub))
     near = painted.neighbourhood(hub)
     assert painted._focus.nodes == copied._focus.nodes == near
-    assert all(painted.node_opacity(n) == 1.0 for n in near)
     assert any(painted.node_opacity(n) < 1.0 for n in graph.nodes if n not in near)
+    centre = painted.position(hub)
+    radius = float(painted._radii[painted._index_of[hub]])
+    for _, lines, _, _ in edges._groups:  # every line leaves the hub's rim
+        for line in lines:
+            gap = min(QLineF(line.p1(), centre).length(), QLineF(line.p2(), centre).length())
+            assert gap <= radius + 0.5
+    discs = next(item for item in children if isinstance(item, DiscBatch))
+    drawn = {
+        (round(r.center().x(), 3), round(r.center().y(), 3))
+        for *_, rs, _ in discs._groups
+        for r in rs
+    }
+    where = {(round(painted.position(n).x(), 3), round(painted.position(n).y(), 3)) for n in near}
+    assert drawn == where
     neighbour = next(n for n in sorted(near) if n != hub)
     assert painted.hit(painted.viewport_pos("node", neighbour)) == ("node", neighbour)
-    assert any(isinstance(item, DiscBatch) for item in children)
     ours, theirs = focus_ink(painted), focus_ink(copied)
     assert ours > 0.7 * theirs > 0  # the same circles and lines, without arrow heads
+    small = min(near - {hub}, key=lambda n: len(painted._adjacent[n]))
+    painted.highlight(small)  # from the hub to an ordinary note: copies again, nothing left
+    kids = painted._focus.layer.childItems()
+    assert not any(isinstance(item, (EdgeBatch, DiscBatch)) for item in kids)
+    assert len(kids) == len(painted._adjacent[small]) + len(painted.neighbourhood(small))
     painted.highlight("")
     assert painted._focus.layer.childItems() == [] and painted._focus.nodes == set()
 
@@ -250,12 +270,16 @@ def test_degrees_bends_and_adjacency_are_those_of_the_edge_by_edge_rule(qtbot) -
             adjacent[edge.target].append(edge.id)
         nth = seen[edge.source, edge.target] = seen.get((edge.source, edge.target), -1) + 1
         bends.append(0.0 if nth == 0 else 14.0 * ((nth + 1) // 2) * (1 if nth % 2 else -1))
+    graph_ends = {edge.id: (edge.source, edge.target) for edge in graph.edges}
     index = {node: i for i, node in enumerate(ids)}
     a = np.array([index[e.source] for e in graph.edges])
     b = np.array([index[e.target] for e in graph.edges])
     assert parallel_bends(a, b, len(ids)).tolist() == bends
     assert sorted(set(bends)) == [-14.0, 0.0, 14.0]
     assert {node: canvas._adjacent[node] for node in ids} == adjacent
+    ends = {n: {n} | {x for e in adjacent[n] for x in graph_ends[e]} for n in ids}
+    assert {node: set(canvas._adjacent.neighbours(node)) for node in ids} == ends
+    assert all(canvas.neighbourhood(node) == ends[node] for node in ids)
     assert canvas.degree.tolist() == [len(adjacent[node]) for node in ids]
     assert all(canvas.edge_data[edge.id] == edge for edge in graph.edges)
     assert set(canvas.edge_data) == {edge.id for edge in graph.edges}
