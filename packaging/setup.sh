@@ -54,7 +54,7 @@ export ANONYMIZED_TELEMETRY=False
 if [ "$MODE" = test ]; then
   export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
   cd "$ROOT"
-  "$VENV/bin/ruff" check mindnet_desktop tests
+  "$VENV/bin/ruff" check mindnet_desktop tests tools
   "$VENV/bin/lint-imports"
   "$VENV/bin/mypy"
   exec "$VENV/bin/python" -m pytest "$@"

@@ -76,8 +76,10 @@ def main(files: list[str]) -> None:
                 was = any(row["source_paths"][n - 1] in gold for n in a.cited if n <= 5)
                 changes["to gold" if now else "to other"] += 1
                 changes["from gold"] += was and not now
-                print(f"{row['id']} {a.action} {list(a.cited)} -> {a.source} "
-                      f"({'gold' if now else 'not gold'}): {a.sentence[:80]}")
+                print(
+                    f"{row['id']} {a.action} {list(a.cited)} -> {a.source} "
+                    f"({'gold' if now else 'not gold'}): {a.sentence[:80]}"
+                )
                 print(f"    support: {a.support[:100]}")
             marked = any(a.action == "unsupported" for a in alignments)
             withheld = row["intent"] == "FACT" and unsupported_throughout(alignments)

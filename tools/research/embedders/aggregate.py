@@ -4,14 +4,18 @@ a file has both and no `auto` of its own.
 
     .venv/bin/python tools/research/embedders/aggregate.py test docs/bench-quality-minilm-test.json
 """
+
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from mindnet_desktop.bench.quality import load_qa_set
+
 MAIN = Path(__file__).resolve().parents[3]  # the checkout
 EN_VAULTS = {"rust-book-en", "pydocs"}
+
+
 def counts(set_name, split):
     folder = MAIN / "resources/qa" / ("needs" if set_name.endswith("-needs") else "")
     path = folder / (set_name.removesuffix("-needs") + ".yaml")
@@ -21,10 +25,13 @@ def counts(set_name, split):
         if q.split == split:
             out[q.lang] = out.get(q.lang, 0) + 1
     return out
+
+
 def agg(files, split):
     data = {}
     for f in files:
-        d = json.load(open(f))
+        with open(f) as fh:
+            d = json.load(fh)
         for s, per in d["sets"].items():
             for e, v in per.items():
                 if isinstance(v, dict) and "groups" in v:
@@ -41,9 +48,13 @@ def agg(files, split):
             for lang, c in n.items():
                 g = v["groups"][lang]["hybrid"]
                 r = rows.setdefault((kind, lang, e), [0, 0.0, 0.0])
-                r[0] += c; r[1] += g["hit@5"] * c; r[2] += g["mrr"] * c
+                r[0] += c
+                r[1] += g["hit@5"] * c
+                r[2] += g["mrr"] * c
     for k in sorted(rows):
         c, h, m = rows[k]
-        print(split, *k, c, f"{h/c:.2f} / {m/c:.2f}")
+        print(split, *k, c, f"{h / c:.2f} / {m / c:.2f}")
+
+
 split = sys.argv[1]
 agg(sys.argv[2:], split)

@@ -17,9 +17,11 @@ DATA = HERE / "data"  # product indexes (one per vault and embedder)
 OUT = HERE / "out"  # results (JSON) and caches (npy)
 sys.path.insert(0, str(MAIN))
 # the extra packages (model weights) live outside the product's venv
-sys.path.insert(0, os.environ.get("MINDNET_RESEARCH_PKGS", str(Path.home() / ".cache/mindnet-research/pkgs")))
+sys.path.insert(
+    0, os.environ.get("MINDNET_RESEARCH_PKGS", str(Path.home() / ".cache/mindnet-research/pkgs"))
+)
 
-from mindnet_desktop.bench.quality import Scores, first_gold_rank, load_qa_set  # noqa: E402
+from mindnet_desktop.bench.quality import Scores, load_qa_set  # noqa: E402
 
 NEED_SETS = ["rust-book-en", "pydocs", "rust-book-de", "example_vault"]
 SETS = {
@@ -42,6 +44,7 @@ def vault_name(vault: Path) -> str:
 def open_mindnet(vault: Path, embedder_name: str, threads: int = 2):
     from mindnet_desktop.core.ingest.importer import ImportOptions
     from mindnet_desktop.core.models.embedders import make_embedder
+
     try:  # the package is being reorganised
         from mindnet_desktop.core.service.vault.mindnet import Mindnet
     except ImportError:

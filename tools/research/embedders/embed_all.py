@@ -15,7 +15,6 @@ import sys
 import time
 
 import numpy as np
-
 from common import OUT, SETS, load_dev, load_json, open_mindnet, save_json
 from models import make
 
@@ -38,7 +37,11 @@ def main(model: str) -> None:
         if product:
             from common import MAIN
 
-            path = MAIN / ("resources/example_vault" if vault == "example_vault" else f"resources/qa_vaults/{vault}")
+            path = MAIN / (
+                "resources/example_vault"
+                if vault == "example_vault"
+                else f"resources/qa_vaults/{vault}"
+            )
             mn, _ = open_mindnet(path, model)
             mns[vault] = mn
             ids = [c["chunk_id"] for c in chunks]
@@ -50,7 +53,11 @@ def main(model: str) -> None:
             vecs = emb.embed([c["text"] for c in chunks])
         took = time.perf_counter() - t0
         np.save(target, vecs)
-        stats[vault] = {"chunks": len(chunks), "seconds": round(took, 1), "chunks_per_s": round(len(chunks) / took, 1)}
+        stats[vault] = {
+            "chunks": len(chunks),
+            "seconds": round(took, 1),
+            "chunks_per_s": round(len(chunks) / took, 1),
+        }
         print(model, vault, stats[vault], flush=True)
     if product:
         from models import Product

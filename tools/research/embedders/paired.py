@@ -33,11 +33,9 @@ def main(levers: list[str]) -> None:
             d = [rr(r[lever]) - rr(r[BASE]) for r in rows]
             up = sum(x > 1e-9 for x in d)
             down = sum(x < -1e-9 for x in d)
-            boots = sorted(
-                sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000)
-            )
+            boots = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000))
             print(
-                f"| {lever} | {g} | {up} | {down} | {sum(d)/len(d):+.3f} "
+                f"| {lever} | {g} | {up} | {down} | {sum(d) / len(d):+.3f} "
                 f"| [{boots[100]:+.3f}, {boots[1900]:+.3f}] |"
             )
 

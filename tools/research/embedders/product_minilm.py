@@ -11,8 +11,6 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
-import common
 from common import DATA, OUT, SETS, dump_chunks, load_dev, save_json
 from models import MiniLMInt8
 
@@ -23,6 +21,7 @@ try:
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
 except ImportError:
     from mindnet_desktop.core.service.mindnet import Mindnet
+
     from mindnet_desktop.core.service.search import hybrid_search
 from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest.importer import ImportOptions
@@ -59,10 +58,20 @@ def main() -> None:
             continue
         if vault.name not in opened:
             t0 = time.perf_counter()
-            mn = Mindnet(vault, DATA / f"{vault.name}-minilm-int8", None, emb, write=True, read_only_vault=True)
+            mn = Mindnet(
+                vault,
+                DATA / f"{vault.name}-minilm-int8",
+                None,
+                emb,
+                write=True,
+                read_only_vault=True,
+            )
             drain(mn.import_vault(ImportOptions(sync_deletes=True, embed_workers=0)))
             took = time.perf_counter() - t0
-            result["import"][vault.name] = {"seconds": round(took, 1), "chunks": len(dump_chunks(mn))}
+            result["import"][vault.name] = {
+                "seconds": round(took, 1),
+                "chunks": len(dump_chunks(mn)),
+            }
             print(vault.name, result["import"][vault.name], flush=True)
             opened[vault.name] = mn
         mn = opened[vault.name]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import sys
 import time
 
-from common import OUT, SETS, dump_chunks, load_dev, open_mindnet, save_json
+from common import MAIN, OUT, SETS, dump_chunks, load_dev, open_mindnet, save_json
 
 from mindnet_desktop.bench.quality import first_gold_rank, ranked_notes
+
 try:  # the package is being reorganised
     from mindnet_desktop.core.service.search.hybrid import hybrid_search
 except ImportError:
