@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.domain import note_id_of_chunk
+from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.graph.index_slice import joining_of, neighbourhood_of, whole_vault_of
 from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE, load_layout, save_layout
 from mindnet_desktop.core.graph.note_index import IndexReads
@@ -56,11 +57,32 @@ class Fetched:
     tags: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)  # titles and aliases
     layout_file: Path | None = None  # the whole vault's saved positions (`layout_cache`)
+    unchanged: bool = False  # the graph is the one the view shows (`fetch_slice`'s `drawn`)
 
 
-def fetch_slice(mn: Mindnet, job: Job, request: SliceRequest) -> Fetched:
+def fetch_slice(
+    mn: Mindnet, job: Job, request: SliceRequest, drawn: GraphSlice | None = None
+) -> Fetched:
     """The filtered slice, the kinds of the vocabulary, the folders and tags the filters
-    offer and the names the search completes, for one request."""
+    offer and the names the search completes, for one request. With `drawn` (the slice the
+    view shows), says whether the new one is the same: an edit of a note's text leaves the
+    graph as it was, and the view then keeps its scene (compared here, off the GUI
+    thread)."""
+    with paused_gc():  # a whole vault's rows, none of them garbage: the cyclic collections
+        fetched = _fetch(mn, request)  # would hold the GIL, and the window, for up to 0.8 s
+    fetched.unchanged = drawn is not None and same_picture(fetched.graph, drawn)
+    return fetched
+
+
+def same_picture(a: GraphSlice, b: GraphSlice) -> bool:
+    """The same root, notes and edges, in any order (an edited note's edges may come back
+    in another place)."""
+    if a.root != b.root or len(a.edges) != len(b.edges) or a.nodes != b.nodes:
+        return False
+    return a.edges == b.edges or set(a.edges) == set(b.edges)
+
+
+def _fetch(mn: Mindnet, request: SliceRequest) -> Fetched:
     index = mn.note_index()
     if index is not None:
         return _fetch_from_index(mn, index, request)

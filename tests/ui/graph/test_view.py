@@ -279,3 +279,62 @@ def test_depth_two_draws_what_a_traversal_reaches(qtbot, view, host) -> None:
     reached = on_core(qtbot, host, lambda mn: {n for n, _, _ in mn.queries.traverse(ROOT, 2)})
     assert set(view.canvas.nodes) == reached
     assert len(reached) > one
+
+
+def test_an_edit_that_leaves_the_graph_as_it_was_keeps_the_scene(
+    qtbot, view, host, vault: Path
+) -> None:
+    """After a save the view reads the graph again; a text edit keeps the scene (and the
+    window is not held to rebuild it), a new link redraws it."""
+    scene, counts = view.canvas.scene(), (view.node_count(), view.edge_count())
+    note = vault / f"{ROOT}.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nEin Satz mehr.\n", encoding="utf-8")
+    assert on_core(qtbot, host, lambda mn: run_import(mn).summary.changed) == 1
+    redraw(qtbot, view, view.reload)
+    assert view.canvas.scene() is scene
+    assert (view.node_count(), view.edge_count()) == counts
+    assert view.controls.status.text() == f"{counts[0]} notes, {counts[1]} edges"
+
+    notes = on_core(qtbot, host, lambda mn: sorted(mn.records))
+    other = next(n for n in notes if n not in view.canvas.nodes)
+    note.write_text(note.read_text(encoding="utf-8") + f"\n[[{other}]]\n", encoding="utf-8")
+    assert on_core(qtbot, host, lambda mn: run_import(mn).summary.changed) == 1
+    redraw(qtbot, view, view.reload)
+    assert view.canvas.scene() is not scene
+    assert other in view.canvas.nodes
+    assert view.node_count() == counts[0] + 1
+
+
+def test_same_picture_ignores_the_order_and_sees_any_change() -> None:
+    from mindnet_desktop.core.graph.slice import GraphSlice, SliceEdge, SliceNode
+    from mindnet_desktop.ui.graph.ops import same_picture
+
+    def picture(edges: list[SliceEdge], title: str = "B") -> GraphSlice:
+        nodes = {"a": SliceNode("a", "note", "A"), "b": SliceNode("b", "note", title)}
+        return GraphSlice(nodes, edges, "a")
+
+    one = SliceEdge("e1", "references", "a", "b", "explicit", "explicit:wikilink", 1.0)
+    two = SliceEdge("e2", "related_to", "b", "a", "rule", "edge_defaults:x", 0.7)
+    assert same_picture(picture([one, two]), picture([two, one]))
+    assert not same_picture(picture([one, two]), picture([one, two], title="B2"))
+    assert not same_picture(picture([one, two]), picture([one, two._replace(confidence=0.5)]))
+    assert not same_picture(picture([one, two]), picture([one]))
+    assert not same_picture(picture([one, one]), picture([one, two]))
+    moved = picture([one, two])
+    moved.root = "b"
+    assert not same_picture(picture([one, two]), moved)
+
+
+def test_the_reload_bench_keeps_the_scene_only_where_it_says(
+    qtbot, vault: Path, open_mindnet, tmp_path: Path
+) -> None:
+    from mindnet_desktop.ui.bench.reload import run
+
+    mn = open_mindnet(vault)
+    run_import(mn)
+    mn.close()
+    report = run(str(vault), str(tmp_path / "data"), "hash", times=2)
+    assert report["nodes"] > 10 and report["edges"] > 10
+    assert report["kept"]["scene_kept"] == [True, True]
+    assert report["rebuilt"]["scene_kept"] == [False, False]
+    assert all(s > 0 for s in report["kept"]["seconds"] + report["rebuilt"]["seconds"])
