@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         self.indexer: VaultIndexer | None = None
         self.chat: ChatPanel | None = None
         self.graph: GraphView | None = None
+        self._graph_stale = False  # an import changed notes while the graph was hidden
         self.stats: IndexStats | None = None
         self.last_error = ""
         self._effective_weights: dict[str, float] | None = None
@@ -241,6 +242,7 @@ class MainWindow(QMainWindow):
                 panel.setParent(None)
                 panel.deleteLater()
         self.chat = self.graph = None
+        self._graph_stale = False
         self._hide_progress()
 
     # Import feedback
@@ -255,7 +257,10 @@ class MainWindow(QMainWindow):
         self.index_panel.show_summary(summary)  # type: ignore[arg-type]
         changed = sum(getattr(summary, n, 1) for n in ("added", "changed", "deleted"))
         if self.graph is not None and (changed or not self.graph.reloads):
-            self.graph.reload()
+            if self.graph_action.isChecked():
+                self.graph.reload()
+            else:  # hidden: read again when shown, not after every save
+                self._graph_stale = True
 
     def _on_stats(self, stats: IndexStats) -> None:
         self.stats = stats
@@ -304,7 +309,11 @@ class MainWindow(QMainWindow):
 
     def toggle_graph(self) -> None:
         if self.graph is not None:
-            self.graph.setVisible(self.graph_action.isChecked())
+            shown = self.graph_action.isChecked()
+            self.graph.setVisible(shown)
+            if shown and self._graph_stale:
+                self._graph_stale = False
+                self.graph.reload()
 
     def focus_input(self) -> None:
         """Ctrl+F: the chat panel's first editable text field gets the focus."""

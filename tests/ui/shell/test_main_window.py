@@ -131,6 +131,26 @@ def test_watcher_imports_a_new_note_and_counts_follow(qtbot, make_window, vault:
     assert store_counts(qtbot, window)[0] == before + 1
 
 
+def test_a_hidden_graph_reads_the_graph_again_once_shown(qtbot, make_window, vault: Path) -> None:
+    """While the graph pane is hidden, saves do not reload it; showing it reloads once."""
+    window = make_window()
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    window.graph_action.setChecked(False)
+    window.toggle_graph()
+    before, reloads = window.stats.notes, window.graph.reloads
+    (vault / "Inbox" / "Neue Idee.md").write_text("# Neue Idee\n\nSiehe [[Embeddings 101]].\n")
+    qtbot.waitUntil(lambda: window.stats.notes == before + 1, timeout=LONG)
+    assert window.graph.reloads == reloads
+    window.graph_action.setChecked(True)
+    with qtbot.waitSignal(window.graph.drawn, timeout=LONG):
+        window.toggle_graph()
+    assert window.graph.reloads == reloads + 1
+    window.graph_action.setChecked(True)
+    window.toggle_graph()  # shown again, nothing new: no reload
+    assert window.graph.reloads == reloads + 1
+
+
 def test_snapshots_are_saved_once_imports_are_quiet(qtbot, make_window, vault, tmp_path):
     """Guards the app's deferred snapshots: after an edit the watcher imported, the records
     snapshot is out of step until the indexer's quiet timer saves it (then a fresh process
