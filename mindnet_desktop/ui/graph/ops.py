@@ -9,6 +9,7 @@ and show the result in their `on_done` slot.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,11 +76,11 @@ def fetch_slice(
 
 
 def same_picture(a: GraphSlice, b: GraphSlice) -> bool:
-    """The same root, notes and edges, in any order (an edited note's edges may come back
-    in another place)."""
+    """The same root, notes and edges (ids included: the menus act on them), in any order
+    (an edited note's edges may come back in another place)."""
     if a.root != b.root or len(a.edges) != len(b.edges) or a.nodes != b.nodes:
         return False
-    return a.edges == b.edges or set(a.edges) == set(b.edges)
+    return a.edges == b.edges or Counter(a.edges) == Counter(b.edges)
 
 
 def _fetch(mn: Mindnet, request: SliceRequest) -> Fetched:

@@ -170,3 +170,30 @@ def test_related_list_links_a_note_with_one_click(qtbot, whole, host) -> None:
     path = on_core(qtbot, host, lambda mn: mn.vault / mn.records[source].note.path)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert sum("[!edge] related_to:" in line for line in lines) == 1
+
+
+def test_community_colours_arrive_after_a_reload_that_kept_the_scene(
+    qtbot, whole, monkeypatch
+) -> None:
+    """The communities belong to the drawn slice: a reload that keeps it (a save) while they
+    are computed must not drop them."""
+    import threading
+
+    from mindnet_desktop.ui.graph import ops
+
+    legend, go = whole.side.legend, threading.Event()
+    slow = ops.find_communities
+
+    def held(*args, **kwargs):
+        go.wait(30)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(ops, "find_communities", held)
+    scene = whole.canvas.scene()
+    colour = whole.controls.colour_box
+    colour.setCurrentIndex(colour.findData("community"))
+    redraw(qtbot, whole, whole.reload)
+    assert whole.canvas.scene() is scene
+    go.set()
+    entries = lambda: [legend.item(i).text() for i in range(legend.count())]  # noqa: E731
+    qtbot.waitUntil(lambda: "#1" in entries(), timeout=15000)
