@@ -52,6 +52,7 @@ class GraphSidePanel(QWidget):
         self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.preview = QTextBrowser(self)
+        self._shown: tuple[str, str] | None = None  # the note id and Markdown shown
         self.preview.setOpenLinks(False)  # our links name notes; external ones go out
         self.preview.anchorClicked.connect(self._link_clicked)
         self.neighbours = QListWidget(self)
@@ -168,12 +169,15 @@ class GraphSidePanel(QWidget):
         if info is None:
             self.title.setText("")
             self.preview.clear()
+            self._shown = None
             self.show_related([])
             return
         self.title.setText(
             fill(self.tr("%1\nType: %2"), info.get("title", info["id"]), info.get("type"))
         )
-        self.preview.setMarkdown(markdown)
+        if self._shown != (info["id"], markdown):  # the same text again keeps its scroll
+            self._shown = (info["id"], markdown)
+            self.preview.setMarkdown(markdown)
         for node in neighbours:
             label = str(node.get("title") or node["id"])
             if node.get("type"):

@@ -269,6 +269,10 @@ class GraphView(QWidget):
         self.controls.set_status(counts)
         if graph.root and self.selected in (None, graph.root):
             self.select_node(graph.root, announce=False)
+        elif not answer and self.selected in self.canvas.nodes:
+            # A save may have changed the selected note's text or links: its details again
+            # (the side panel keeps its scroll when the text is the same).
+            self._load_details(self.selected, related=False)
         self.drawn.emit()
 
     def _draw(self, graph: GraphSlice, positions: Positions, seconds: float, keep: bool) -> None:
@@ -331,7 +335,7 @@ class GraphView(QWidget):
             self.note_selected.emit(node_id)
         self._load_details(node_id)
 
-    def _load_details(self, node_id: str) -> None:
+    def _load_details(self, node_id: str, related: bool = True) -> None:
         c = self.controls
         details = partial(
             ops.node_details,
@@ -343,7 +347,8 @@ class GraphView(QWidget):
         self._jobs.submit(
             details, "graph details", lambda result: self._details_ready(node_id, *result)
         )
-        self.related.load(node_id)
+        if related:
+            self.related.load(node_id)
 
     def _details_ready(
         self, node_id: str, info: dict[str, Any], neighbours: list[dict[str, Any]], text: str

@@ -338,3 +338,18 @@ def test_the_reload_bench_keeps_the_scene_only_where_it_says(
     assert report["kept"]["scene_kept"] == [True, True]
     assert report["rebuilt"]["scene_kept"] == [False, False]
     assert all(s > 0 for s in report["kept"]["seconds"] + report["rebuilt"]["seconds"])
+
+
+def test_the_selected_notes_text_follows_a_save(qtbot, view, host, vault: Path) -> None:
+    """A note selected in the view (not its root) shows its new text after a save."""
+    other = sorted(n for n, node in view.canvas.slice.nodes.items() if n != ROOT and node.path)[0]
+    title = view.canvas.slice.nodes[other].title
+    view.select_node(other)
+    qtbot.waitUntil(lambda: view.side.title.text().startswith(title + "\n"), timeout=30000)
+    assert "Zebrastreifen" not in view.side.preview.toPlainText()
+    note = vault / view.canvas.slice.nodes[other].path
+    note.write_text(note.read_text(encoding="utf-8") + "\nZebrastreifen am Abend.\n", "utf-8")
+    assert on_core(qtbot, host, lambda mn: run_import(mn).summary.changed) == 1
+    redraw(qtbot, view, view.reload)
+    qtbot.waitUntil(lambda: "Zebrastreifen" in view.side.preview.toPlainText(), timeout=30000)
+    assert view.selected == other
