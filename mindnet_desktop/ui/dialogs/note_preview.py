@@ -78,6 +78,19 @@ class NotePreview(QWidget):
         self._highlight = highlight
         return self._jobs.submit(partial(ops.read_note, ref=ref), "note preview", self._show)
 
+    def refresh(self) -> Job | None:
+        """Read the shown note again (a save may have changed it); the same text stays as
+        it is, scroll and mark included."""
+        if self.current is None:
+            return None
+        shown = self.current
+
+        def again(view: NoteView) -> None:
+            if self.current is shown and view != shown:  # no other note asked for since
+                self._show(view)
+
+        return self._jobs.submit(partial(ops.read_note, ref=shown.note_id), "note preview", again)
+
     def _show(self, view: NoteView) -> None:
         self.current = view
         self.header.show_text(
@@ -147,3 +160,8 @@ class PreviewDock(QDockWidget):
             self.show()
             self.raise_()
             self.preview.show_note(ref, highlight)
+
+    def refresh(self) -> None:
+        """After an import that changed notes: the shown note again, if the dock is open."""
+        if self.preview is not None and not self.isHidden():
+            self.preview.refresh()

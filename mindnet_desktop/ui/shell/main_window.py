@@ -256,6 +256,8 @@ class MainWindow(QMainWindow):
         self._hide_progress()
         self.index_panel.show_summary(summary)  # type: ignore[arg-type]
         changed = sum(getattr(summary, n, 1) for n in ("added", "changed", "deleted"))
+        if changed:
+            self.preview_dock.refresh()
         if self.graph is not None and (changed or not self.graph.reloads):
             if self.graph_action.isChecked():
                 self.graph.reload()

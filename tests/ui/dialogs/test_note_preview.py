@@ -59,3 +59,31 @@ def test_the_preview_marks_and_shows_the_asked_sentence(qtbot, host) -> None:
     with qtbot.waitSignal(preview.shown, timeout=10000):
         preview.show_note("Support/Papierstau beheben")  # a plain open marks nothing
     assert preview.text.extraSelections() == []
+
+
+def test_a_refresh_shows_the_saved_text_and_leaves_an_unchanged_note_alone(
+    qtbot, host, vault
+) -> None:
+    from tests.conftest import run_import
+
+    preview = NotePreview(host)
+    qtbot.addWidget(preview)
+    with qtbot.waitSignal(preview.shown, timeout=10000):
+        preview.show_note("Support/Papierstau beheben", highlight="Fach 2")
+    shown: list[str] = []
+    preview.shown.connect(shown.append)
+    job = preview.refresh()
+    assert job is not None
+    with qtbot.waitSignal(job.finished, timeout=10000):
+        pass
+    qtbot.wait(50)
+    assert shown == []  # the same text: nothing redone, the scroll stays
+
+    note = vault / "Support" / "Papierstau beheben.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nNeu: Klappe C prüfen.\n", "utf-8")
+    imported = host.submit(lambda mn, job: run_import(mn))
+    qtbot.waitUntil(imported.is_finished, timeout=30000)
+    with qtbot.waitSignal(preview.shown, timeout=10000):
+        preview.refresh()
+    assert "Klappe C" in preview.text.toPlainText()
+    assert len(preview.text.extraSelections()) == 1  # the asked sentence marked again

@@ -131,6 +131,18 @@ def test_watcher_imports_a_new_note_and_counts_follow(qtbot, make_window, vault:
     assert store_counts(qtbot, window)[0] == before + 1
 
 
+def test_the_open_note_preview_follows_a_save(qtbot, make_window, vault: Path) -> None:
+    window = make_window()
+    window.open_vault(vault)
+    wait_imported(qtbot, window)
+    window.show_note("Support/Papierstau beheben")
+    preview = window.preview_dock.preview
+    qtbot.waitUntil(lambda: "Papierstau" in preview.header.text(), timeout=LONG)
+    note = vault / "Support" / "Papierstau beheben.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nNeu: Klappe C prüfen.\n", "utf-8")
+    qtbot.waitUntil(lambda: "Klappe C" in preview.text.toPlainText(), timeout=LONG)
+
+
 def test_a_hidden_graph_reads_the_graph_again_once_shown(qtbot, make_window, vault: Path) -> None:
     """While the graph pane is hidden, saves do not reload it; showing it reloads once."""
     window = make_window()
