@@ -59,6 +59,7 @@ def kill_embedding_process(n: int) -> None:
     from mindnet_desktop.core.models.embed_worker import EmbeddingPool
 
     write_stage.EMBED_BATCH_CHUNKS = 16  # six batches: some are written before the kill
+    write_stage.WRITE_GROUP_CHUNKS = 32  # written two at a time, as a large import groups them
     embed_worker.WORKER_MIN_TEXTS = 32
     original = EmbeddingPool.submit
     calls = [0]

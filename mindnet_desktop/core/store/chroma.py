@@ -36,11 +36,12 @@ STORE_SCHEMA = 1
 # note: its metadata carries the edges): small batches let other threads (the GUI's) run
 # between calls, so no write stalls them for long. Where no GUI shares the process (the
 # CLI, the app's import child), an import writes in long calls: the calls' own cost was
-# half the importer's CPU, which a pool of embedding processes then waits for.
+# half the importer's CPU, which a pool of embedding processes then waits for. (Chroma takes
+# at most 5,461 rows a call here.)
 WRITE_BATCH = 32
 NOTE_BATCH = 16
-LONG_WRITE_BATCH = 256
-LONG_NOTE_BATCH = 128
+LONG_WRITE_BATCH = 4096
+LONG_NOTE_BATCH = 2048
 # Ids (or `$in` values) in one read: Chroma binds each as an SQL variable, and SQLite refuses
 # a statement with more than 32,766 (a whole-vault read at 20,000 notes has ~90,000 chunks).
 READ_BATCH = 5000

@@ -18,8 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mindnet_desktop.core.domain import drain
 from mindnet_desktop.core.ingest import write_stage
 from mindnet_desktop.core.ingest.embedding import embedding_text, text_key
+from mindnet_desktop.core.ingest.importer import ImportOptions
 from mindnet_desktop.core.models import embed_worker
 from mindnet_desktop.core.models.embed_worker import (
     EmbeddingPool,
@@ -239,6 +241,93 @@ def test_a_killed_child_of_a_pool_fails_its_batch_clearly():
     finally:
         pool.close()
     assert not any(alive(worker.pid) for worker in pool.workers)
+
+
+def test_the_writer_groups_batches_until_the_last_ones(tmp_path, monkeypatch):
+    """Guards the grouped write (issue 32: each Chroma call costs ~50 ms of the importer's
+    CPU, which the embedding children wait for on 2 cores): outside a GUI's process the
+    embedded batches are written WRITE_GROUP_CHUNKS chunks at a time, and batch by batch
+    once fewer are left to embed (nothing else to overlap a long write with after the last
+    one); a GUI's process writes each batch alone (shown to fail by grouping to the end, and
+    by ignoring `short_writes`)."""
+    from mindnet_desktop.core.ingest.write_stage import BatchWriter
+    from mindnet_desktop.core.store.chroma import ChromaStore
+    from tests.core.store.test_store_contract import note_record
+
+    monkeypatch.setattr(write_stage, "EMBED_BATCH_CHUNKS", 4)
+    monkeypatch.setattr(write_stage, "WRITE_GROUP_CHUNKS", 12)
+    notes = [note_record(f"N/{i}", "concept", [f"text {i}"])[:2] for i in range(40)]
+    written: list[int] = []  # chunks per write (one a note)
+    real = ChromaStore.write_notes
+
+    def spy(self, items, *args, **kwargs):  # type: ignore[no-untyped-def]
+        written.append(len(items))
+        return real(self, items, *args, **kwargs)
+
+    monkeypatch.setattr(ChromaStore, "write_notes", spy)
+    sizes = []
+    for short in (False, True):
+        store = ChromaStore(tmp_path / str(short), HashEmbedder())
+        writer = BatchWriter(store, store.embedder, {}, workers=0, short_writes=short)
+        written.clear()
+        progress = list(writer.run(notes, len(notes), len(notes), lambda: False))
+        assert [p.done for p in progress] == list(range(1, 41))
+        assert len(store.chunk_ids()) == len(writer.written) == 40
+        sizes.append(list(written))
+        store.close()
+    assert sizes == [[12, 12, 8, 4, 4], [4] * 10]
+
+
+def test_a_large_import_writes_its_batches_in_groups_and_the_last_ones_alone(
+    vault, open_mindnet, monkeypatch
+):
+    """The grouped write through a pool of children: every chunk still gets the vector of
+    its own text and every note is written once (shown to fail by reversing the vectors of
+    each batch taken)."""
+    from mindnet_desktop.core.store.chroma import ChromaStore
+
+    monkeypatch.setattr(write_stage, "EMBED_BATCH_CHUNKS", 4)
+    monkeypatch.setattr(write_stage, "WRITE_GROUP_CHUNKS", 12)
+    monkeypatch.setattr(embed_worker, "WORKER_MIN_TEXTS", 1)
+    written: list[int] = []
+    real = ChromaStore.write_notes
+
+    def spy(self, items, *args, **kwargs):  # type: ignore[no-untyped-def]
+        written.append(sum(len(chunks) for _, chunks, _ in items))
+        return real(self, items, *args, **kwargs)
+
+    monkeypatch.setattr(ChromaStore, "write_notes", spy)
+    embedder = HashEmbedder()
+    mn = open_mindnet(vault, embedder=embedder)
+    outcome = run_import(mn, embed_workers=2)
+    total = outcome.summary.chunks
+    assert sum(written) == total == len(mn.store.chunk_ids()) > 3 * 12
+    assert written[-1] < 12 and max(written) >= 12
+    records = mn.store.note_records()
+    assert outcome.summary.added == len(records) == len(outcome.written)
+    stored = mn.store.known_vectors(sorted(records))
+    for record in records.values():
+        for chunk in mn.chunks(record.note.note_id):
+            text = embedding_text(record.note, chunk)
+            np.testing.assert_allclose(
+                stored[text_key(embedder, text)], embedder.embed([text])[0], atol=1e-6
+            )
+
+
+def test_a_cancelled_import_writes_the_batches_it_had_embedded(vault, open_mindnet, monkeypatch):
+    """Guards the grouped write's end: notes reported as embedded when the import is
+    cancelled are written, not dropped with their group (shown to fail without the last
+    flush)."""
+    monkeypatch.setattr(write_stage, "EMBED_BATCH_CHUNKS", 4)
+    monkeypatch.setattr(write_stage, "WRITE_GROUP_CHUNKS", 16)  # the first group: not full
+    monkeypatch.setattr(embed_worker, "WORKER_MIN_TEXTS", 1)
+    mn = open_mindnet(vault)
+    events: list = []
+    gen = mn.import_vault(ImportOptions(embed_workers=2), cancel=lambda: len(events) > 0)
+    outcome = drain(gen, lambda e: events.append(e) if e.phase == "embed" else None)
+    assert outcome.summary.cancelled
+    assert 0 < outcome.summary.added == events[-1].done == len(mn.store.note_records())
+    assert outcome.summary.added < outcome.summary.scanned
 
 
 def test_an_import_through_a_pool_gives_every_chunk_the_vector_of_its_own_text(
