@@ -19,7 +19,7 @@ import contextlib
 import os
 import pickle
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -211,7 +211,8 @@ def keep_chunk_snapshot(data_dir: Path, store: Any, signature: str | None, embed
         return False
     if in_step(data_dir, signature, embedder):
         return True
-    return save_chunk_snapshot(data_dir, store.chunk_pages(), signature, embedder)
+    count = store.counts()["chunks"]
+    return save_chunk_snapshot(data_dir, store.chunk_pages(), signature, embedder, count)
 
 
 def update_chunk_snapshot(
@@ -236,37 +237,44 @@ def update_chunk_snapshot(
         ([old.ids[i] for i in kept], [m for m, _ in rows], [d for _, d in rows], old.matrix[kept])
     ]
     pages.append(store.chunks_of_notes(sorted(changed)))
-    return save_chunk_snapshot(data_dir, pages, signature, embedder)
+    count = sum(len(page[0]) for page in pages)
+    return save_chunk_snapshot(data_dir, pages, signature, embedder, count)
 
 
 def save_chunk_snapshot(
-    data_dir: Path, pages: Iterable[Page], signature: str | None, embedder: str
+    data_dir: Path, pages: Iterable[Page], signature: str | None, embedder: str, count: int = 0
 ) -> bool:
     """Write the snapshot from the store's chunks, page by page; whether it was written (a
-    read-only or full data dir leaves none: the readers then open Chroma)."""
+    read-only or full data dir leaves none: the readers then open Chroma). `count`, the
+    number of chunks if known, lets the vectors go straight into one matrix.
+
+    The rows go to their file as the pages come, and the vectors are normalized in place:
+    holding every page, the matrix and its normalized copy at once took 2.8 GB at 50,000
+    notes, 1.1 GB more than the import before it."""
     if signature is None:
         return False
     ids: list[str] = []
-    rows: list[tuple[Any, Any]] = []
-    blocks: list[np.ndarray] = []
-    for page_ids, metas, documents, embeddings in pages:
-        ids += page_ids
-        rows += list(zip(metas, documents))
-        if len(page_ids):
-            blocks.append(np.asarray(embeddings, dtype=np.float32))
-    matrix = np.concatenate(blocks) if blocks else np.zeros((0, 0), np.float32)
-    if len(matrix):
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        matrix = matrix / np.where(norms == 0, 1.0, norms)
-    owners = [meta["note_id"] for meta in (m for m, _ in rows)]
-    notes = mean_note_vectors(owners, matrix)[1] if len(matrix) else matrix
-    types = [meta.get("type", "") for meta, _ in rows]
+    owners: list[str] = []
+    types: list[str] = []
+    vectors = _Vectors(count)
+
+    def rows() -> Iterator[tuple[Any, Any]]:
+        for page_ids, metas, documents, embeddings in pages:
+            ids.extend(page_ids)
+            owners.extend(meta["note_id"] for meta in metas)
+            types.extend(meta.get("type", "") for meta in metas)
+            if len(page_ids):
+                vectors.add(np.asarray(embeddings, dtype=np.float32))
+            yield from zip(metas, documents)
+
     try:
+        _write_rows(data_dir / ROWS_DB, rows(), signature)
+        matrix = vectors.normalized()
+        notes = mean_note_vectors(owners, matrix)[1] if len(matrix) else matrix
         with atomic_writer(data_dir / VECTORS_FILE) as handle:
             np.save(handle, matrix)
         with atomic_writer(data_dir / NOTES_FILE) as handle:
             np.save(handle, notes)
-        _write_rows(data_dir / ROWS_DB, rows, signature)
         with atomic_writer(data_dir / ROWS_FILE) as handle:  # last: it names the others
             pickle.dump((SCHEMA, signature, embedder, len(ids)), handle, pickle.HIGHEST_PROTOCOL)
             pickle.dump((ids, owners, types), handle, pickle.HIGHEST_PROTOCOL)
@@ -275,7 +283,38 @@ def save_chunk_snapshot(
     return True
 
 
-def _write_rows(path: Path, rows: list[tuple[Any, Any]], signature: str) -> None:
+class _Vectors:
+    """The pages' vectors gathered in one float32 matrix of `count` rows (grown when more
+    come), without a second copy of it."""
+
+    def __init__(self, count: int) -> None:
+        self._matrix: np.ndarray | None = None
+        self._count = count
+        self._filled = 0
+
+    def add(self, block: np.ndarray) -> None:
+        end = self._filled + len(block)
+        if self._matrix is None:
+            self._matrix = np.empty((max(self._count, end), block.shape[1]), np.float32)
+        elif end > len(self._matrix):
+            grown = np.empty((max(end, 2 * len(self._matrix)), block.shape[1]), np.float32)
+            grown[: self._filled] = self._matrix[: self._filled]
+            self._matrix = grown
+        self._matrix[self._filled : end] = block
+        self._filled = end
+
+    def normalized(self) -> np.ndarray:
+        """The rows gathered, each scaled to unit length in place (zero rows stay zero)."""
+        if self._matrix is None:
+            return np.zeros((0, 0), np.float32)
+        matrix = self._matrix[: self._filled]
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        norms[norms == 0] = 1.0
+        matrix /= norms[:, None]
+        return matrix
+
+
+def _write_rows(path: Path, rows: Iterable[tuple[Any, Any]], signature: str) -> None:
     """The rows in an SQLite file (row number, pickled metadata, document), written whole
     into a temporary file moved into place."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

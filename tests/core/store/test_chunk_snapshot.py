@@ -230,3 +230,38 @@ def test_an_import_updates_the_snapshot_by_the_notes_it_changed(vault, tmp_path,
         assert [fresh.rows[i] for i in order] == [updated.rows[i] for i in again]
         np.testing.assert_allclose(fresh.matrix[order], updated.matrix[again], atol=1e-6)
         assert any("Zebrafinken" in str(row) for row in updated.rows)
+
+
+def test_the_snapshot_gathers_its_pages_whatever_count_it_was_told(tmp_path):
+    """Guards the snapshot's lean write (issue 32: holding every page, the matrix and its
+    normalized copy took 2.8 GB at 50,000 notes): the vectors go into one matrix sized by
+    `count` and grown when more come, unit length, the rows and notes as written (shown to
+    fail by a matrix that is not grown, and by normalizing a copy that is not saved)."""
+    from mindnet_desktop.core.store.chunk_snapshot import (
+        mean_note_vectors,
+        save_chunk_snapshot,
+    )
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(23, 8)).astype(np.float32)
+    vectors[5] = 0.0  # a zero vector stays zero
+    ids = [f"N/{i // 3}#{i % 3 + 1}" for i in range(23)]
+    metas = [{"note_id": chunk_id.split("#")[0], "type": "t", "m": "{}"} for chunk_id in ids]
+    pages = [
+        (ids[start : start + 5], metas[start : start + 5], [None] * 5, vectors[start : start + 5])
+        for start in range(0, 23, 5)
+    ]
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    expected = vectors / np.where(norms == 0, 1.0, norms)
+    for count in (0, 7, 23, 40):
+        data = tmp_path / str(count)
+        data.mkdir()
+        assert save_chunk_snapshot(data, iter(pages), "sig", "hash", count)
+        snapshot = ChunkSnapshot.load(data, "sig", "hash")
+        assert snapshot is not None and snapshot.ids == ids
+        np.testing.assert_allclose(snapshot.matrix, expected, atol=1e-6)
+        assert snapshot.rows_at([0, 22]) == [(metas[0], None), (metas[22], None)]
+        assert snapshot.note_ids == [m["note_id"] for m in metas]
+        np.testing.assert_allclose(
+            snapshot.notes_matrix, mean_note_vectors(snapshot.note_ids, expected)[1], atol=1e-6
+        )
