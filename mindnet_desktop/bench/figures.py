@@ -111,7 +111,7 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
         options = ImportOptions(not force, force, embed_workers=run.embed_workers)
         summary = drain(mn.import_vault(options)).summary
         cold = time.perf_counter() - started
-        keep_reader_snapshots(mn)  # as `mindnet import` does after its import (not timed)
+        keep_reader_snapshots(mn, release_store=True)  # as `mindnet import` does (not timed)
         # The import runs first in this process: its peak, the snapshots written after it
         # included (they held 1.1 GB more than the import at 50,000 notes, unseen before).
         _, import_peak = rss_bytes()

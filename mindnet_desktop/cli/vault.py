@@ -51,9 +51,13 @@ def _edge_line(edge: Edge) -> str:
 SAVING = "Finishing the index (what the next search reads first) …"
 
 
-def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> ImportSummary:
+def import_for_readers(
+    mn: Mindnet, options: ImportOptions, show: bool, release_store: bool = False
+) -> ImportSummary:
     """Import the vault of `mn` (opened for writing), then leave what a fresh reader
-    searches (the chunk snapshot and the note index) in step with it."""
+    searches (the chunk snapshot and the note index) in step with it. `release_store`: the
+    process ends next (`mindnet import`), so Chroma's index is let go before the note index
+    is built."""
     before = mn.snapshots.signatures()[0]
     outcome = drive(mn.import_vault(options), show)
     # For the next `search` / `ask`: they need not import chromadb (chunk_snapshot.py), nor
@@ -62,7 +66,7 @@ def import_for_readers(mn: Mindnet, options: ImportOptions, show: bool) -> Impor
     if show:  # after the bar is full: ~30 s at 50,000 notes, not a silent wait
         sys.stderr.write(SAVING)
         sys.stderr.flush()
-    update_reader_snapshots(mn, before, written, outcome.deleted)
+    update_reader_snapshots(mn, before, written, outcome.deleted, release_store)
     if show:
         sys.stderr.write("\r" + " " * len(SAVING) + "\r")
         sys.stderr.flush()
@@ -83,7 +87,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     # changed reads the manifest and the chunk snapshot (50,000 notes: ~3 s less).
     with open_mindnet(args, write=True, background_store=True) as mn:
         show = not args.json and not args.no_progress and sys.stderr.isatty()
-        summary = import_for_readers(mn, options, show)
+        summary = import_for_readers(mn, options, show, release_store=True)
     if args.json:
         print_json(summary.to_dict())
         return 0

@@ -276,6 +276,42 @@ def test_a_reader_that_stops_reading_ends_the_output_quietly(tmp_path):
     assert "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, done.stderr
 
 
+def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkeypatch):
+    """Guards the import's peak memory (issue 32: Chroma's index in memory beside the note
+    index and the graph took `mindnet import` past 2 GB at 50,000 notes): the store is
+    released once the chunk snapshot is written, the note index is built without opening it
+    again, and both snapshots are in step for the next reader (shown to fail by releasing
+    the store after the note index)."""
+    from mindnet_desktop.cli import vault as cli_vault
+    from mindnet_desktop.core.graph.note_index import NoteIndex
+    from mindnet_desktop.core.ingest.importer import ImportOptions
+    from mindnet_desktop.core.models.embedders import HashEmbedder
+    from mindnet_desktop.core.service.search import view
+    from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.store.chunk_snapshot import in_step
+
+    notes = tmp_path / "vault"
+    notes.mkdir()
+    (notes / "Eins.md").write_text("# Eins\n\nEin Satz über [[Zwei]].\n", encoding="utf-8")
+    (notes / "Zwei.md").write_text("# Zwei\n\nNoch ein Satz.\n", encoding="utf-8")
+    store_open_at_note_index = []
+    real = view.keep_note_index
+
+    def keep(mn):  # type: ignore[no-untyped-def]
+        store_open_at_note_index.append(mn._store is not None)  # noqa: SLF001
+        return real(mn)
+
+    monkeypatch.setattr(view, "keep_note_index", keep)
+    data = tmp_path / "data"
+    with Mindnet(notes, data, embedder=HashEmbedder(), write=True) as mn:
+        summary = cli_vault.import_for_readers(mn, ImportOptions(), False, release_store=True)
+        assert summary.added == 2 and store_open_at_note_index == [False]
+        signatures = mn.snapshots.signatures()
+        assert in_step(data, signatures[0], "hash")
+        assert NoteIndex.load(data, signatures[1]) is not None
+        assert mn.store.counts()["notes"] == 2  # opened again when asked
+
+
 def test_an_import_on_a_terminal_says_while_it_saves_the_reader_snapshots(
     tmp_path, capsys, monkeypatch
 ):

@@ -61,6 +61,8 @@ class SnapshotSource(ViewSource, Protocol):
     @property
     def embedder(self) -> Embedder: ...
 
+    def release_store(self) -> None: ...
+
 
 @dataclass
 class SearchView:
@@ -109,22 +111,32 @@ def open_search_view(mn: ViewSource, fresh: bool, keep: bool = True) -> SearchVi
     return view
 
 
-def keep_reader_snapshots(mn: SnapshotSource) -> None:
+def keep_reader_snapshots(mn: SnapshotSource, release_store: bool = False) -> None:
     """What `mindnet import` leaves for a fresh search, each written unless one in step is
-    there: the chunk snapshot and the note index."""
+    there: the chunk snapshot and the note index (`release_store`: as
+    `update_reader_snapshots`)."""
     keep_chunk_snapshot(mn.data_dir, mn.store, mn.snapshots.signatures()[0], mn.embedder.name)
+    if release_store:
+        mn.release_store()
     keep_note_index(mn)
 
 
 def update_reader_snapshots(
-    mn: SnapshotSource, before: str | None, written: list[str], deleted: list[str]
+    mn: SnapshotSource,
+    before: str | None,
+    written: list[str],
+    deleted: list[str],
+    release_store: bool = False,
 ) -> None:
     """After an import of `mn` (its records signature `before` it; the notes it wrote and
     deleted): the chunk snapshot updated by those notes alone when it followed `before`, and
-    the note index, each unless in step."""
+    the note index, each unless in step. `release_store`: let go of the store between the
+    two (Chroma's index in memory; the note index needs only the records and the graph)."""
     after = mn.snapshots.signatures()[0]
     changed = set(written) | set(deleted)
     update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
+    if release_store:
+        mn.release_store()
     keep_note_index(mn)
 
 

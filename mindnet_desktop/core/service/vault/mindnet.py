@@ -232,6 +232,21 @@ class Mindnet:
             store.release()
         return self._lock
 
+    def release_store(self) -> None:
+        """Close the store and let go of Chroma's index in memory (reopened when next
+        used): a process about to end frees it before work that needs only the records.
+        Nothing is opened for it: a store behind the chunk snapshot that never opened Chroma
+        is kept."""
+        opening = self._opening
+        if opening is not None and not opening.started:
+            return
+        self.wait_for_store()
+        store = self._store
+        if store is None or (isinstance(store, ReaderStore) and not store.delegated):
+            return
+        self._store = None
+        store.release()
+
     def reread_index(self) -> None:
         """After another process wrote the index (`release_index`): read it anew."""
         self.release_index()
