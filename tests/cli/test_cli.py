@@ -281,13 +281,14 @@ def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkey
     index and the graph took `mindnet import` past 2 GB at 50,000 notes): the store is
     released once the chunk snapshot is written, the note index is built without opening it
     again, and both snapshots are in step for the next reader (shown to fail by releasing
-    the store after the note index)."""
+    the store after the note index, and after the chunk snapshot's note vectors)."""
     from mindnet_desktop.cli import vault as cli_vault
     from mindnet_desktop.core.graph.note_index import NoteIndex
     from mindnet_desktop.core.ingest.importer import ImportOptions
     from mindnet_desktop.core.models.embedders import HashEmbedder
     from mindnet_desktop.core.service.search import view
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.core.store import chunk_snapshot
     from mindnet_desktop.core.store.chunk_snapshot import in_step
 
     notes = tmp_path / "vault"
@@ -302,10 +303,20 @@ def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkey
         return real(mn)
 
     monkeypatch.setattr(view, "keep_note_index", keep)
+    opened: list = []
+    real_sum = chunk_snapshot.mean_note_vectors
+
+    def summed(*args):  # type: ignore[no-untyped-def]
+        store_open_at_note_index.append(opened[0]._store is not None)  # noqa: SLF001
+        return real_sum(*args)
+
+    monkeypatch.setattr(chunk_snapshot, "mean_note_vectors", summed)
     data = tmp_path / "data"
     with Mindnet(notes, data, embedder=HashEmbedder(), write=True) as mn:
+        opened.append(mn)
         summary = cli_vault.import_for_readers(mn, ImportOptions(), False, release_store=True)
-        assert summary.added == 2 and store_open_at_note_index == [False]
+        # Let go of once the chunk snapshot's pages are read: before its note vectors.
+        assert summary.added == 2 and store_open_at_note_index == [False, False]
         signatures = mn.snapshots.signatures()
         assert in_step(data, signatures[0], "hash")
         assert NoteIndex.load(data, signatures[1]) is not None

@@ -19,7 +19,7 @@ import contextlib
 import os
 import pickle
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -204,15 +204,22 @@ def in_step(data_dir: Path, signature: str | None, embedder: str) -> bool:
         return False
 
 
-def keep_chunk_snapshot(data_dir: Path, store: Any, signature: str | None, embedder: str) -> bool:
+def keep_chunk_snapshot(
+    data_dir: Path,
+    store: Any,
+    signature: str | None,
+    embedder: str,
+    read: Callable[[], None] | None = None,
+) -> bool:
     """Write the snapshot from `store` (a `ChromaStore`) unless it is in step already or the
-    store is on a server; whether one in step is there now."""
+    store is on a server; whether one in step is there now. `read` is called once the store
+    is no longer needed (every page read), if it was read at all."""
     if store.server is not None or signature is None:
         return False
     if in_step(data_dir, signature, embedder):
         return True
     count = store.counts()["chunks"]
-    return save_chunk_snapshot(data_dir, store.chunk_pages(), signature, embedder, count)
+    return save_chunk_snapshot(data_dir, store.chunk_pages(), signature, embedder, count, read)
 
 
 def update_chunk_snapshot(
@@ -222,15 +229,16 @@ def update_chunk_snapshot(
     signature: str | None,
     embedder: str,
     changed: set[str],
+    read: Callable[[], None] | None = None,
 ) -> bool:
     """After an import: when the snapshot was in step with the manifest `before` it, only
     the chunks of the `changed` notes are read from `store` (a one-note edit at 6,500 notes
-    reads ~5 chunks instead of ~24,000); otherwise as `keep_chunk_snapshot`."""
+    reads ~5 chunks instead of ~24,000); otherwise as `keep_chunk_snapshot` (`read` too)."""
     if store.server is not None or signature is None:
         return False
     old = ChunkSnapshot.load(data_dir, before, embedder) if changed else None
     if old is None or len(changed) > MAX_CHANGED_NOTES:
-        return keep_chunk_snapshot(data_dir, store, signature, embedder)
+        return keep_chunk_snapshot(data_dir, store, signature, embedder, read)
     kept = [i for i, note_id in enumerate(old.note_ids) if note_id not in changed]
     rows = old.rows_at(kept)
     pages = [
@@ -238,15 +246,22 @@ def update_chunk_snapshot(
     ]
     pages.append(store.chunks_of_notes(sorted(changed)))
     count = sum(len(page[0]) for page in pages)
-    return save_chunk_snapshot(data_dir, pages, signature, embedder, count)
+    return save_chunk_snapshot(data_dir, pages, signature, embedder, count, read)
 
 
 def save_chunk_snapshot(
-    data_dir: Path, pages: Iterable[Page], signature: str | None, embedder: str, count: int = 0
+    data_dir: Path,
+    pages: Iterable[Page],
+    signature: str | None,
+    embedder: str,
+    count: int = 0,
+    read: Callable[[], None] | None = None,
 ) -> bool:
     """Write the snapshot from the store's chunks, page by page; whether it was written (a
     read-only or full data dir leaves none: the readers then open Chroma). `count`, the
-    number of chunks if known, lets the vectors go straight into one matrix.
+    number of chunks if known, lets the vectors go straight into one matrix; `read` is
+    called once the last page is read, before the vectors are summed and written (the
+    store can let go of its index there).
 
     The rows go to their file as the pages come, and the vectors are normalized in place:
     holding every page, the matrix and its normalized copy at once took 2.8 GB at 50,000
@@ -266,6 +281,8 @@ def save_chunk_snapshot(
             if len(page_ids):
                 vectors.add(np.asarray(embeddings, dtype=np.float32))
             yield from zip(metas, documents)
+        if read is not None:
+            read()
 
     try:
         _write_rows(data_dir / ROWS_DB, rows(), signature)

@@ -115,9 +115,8 @@ def keep_reader_snapshots(mn: SnapshotSource, release_store: bool = False) -> No
     """What `mindnet import` leaves for a fresh search, each written unless one in step is
     there: the chunk snapshot and the note index (`release_store`: as
     `update_reader_snapshots`)."""
-    keep_chunk_snapshot(mn.data_dir, mn.store, mn.snapshots.signatures()[0], mn.embedder.name)
-    if release_store:
-        mn.release_store()
+    read = mn.release_store if release_store else None
+    keep_chunk_snapshot(mn.data_dir, mn.store, mn.snapshots.signatures()[0], mn.embedder.name, read)
     keep_note_index(mn)
 
 
@@ -130,13 +129,13 @@ def update_reader_snapshots(
 ) -> None:
     """After an import of `mn` (its records signature `before` it; the notes it wrote and
     deleted): the chunk snapshot updated by those notes alone when it followed `before`, and
-    the note index, each unless in step. `release_store`: let go of the store between the
-    two (Chroma's index in memory; the note index needs only the records and the graph)."""
+    the note index, each unless in step. `release_store`: let go of the store once the
+    chunk snapshot's pages are read (Chroma's index in memory; the rest needs only the
+    records and the graph)."""
     after = mn.snapshots.signatures()[0]
     changed = set(written) | set(deleted)
-    update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed)
-    if release_store:
-        mn.release_store()
+    read = mn.release_store if release_store else None
+    update_chunk_snapshot(mn.data_dir, mn.store, before, after, mn.embedder.name, changed, read)
     keep_note_index(mn)
 
 
