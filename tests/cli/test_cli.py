@@ -276,6 +276,15 @@ def test_a_reader_that_stops_reading_ends_the_output_quietly(tmp_path):
     assert "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, done.stderr
 
 
+def _two_notes(tmp_path: Path) -> Path:
+    """A vault of two notes, one linking the other."""
+    notes = tmp_path / "vault"
+    notes.mkdir()
+    (notes / "Eins.md").write_text("# Eins\n\nEin Satz über [[Zwei]].\n", encoding="utf-8")
+    (notes / "Zwei.md").write_text("# Zwei\n\nNoch ein Satz.\n", encoding="utf-8")
+    return notes
+
+
 def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkeypatch):
     """Guards the import's peak memory (issue 32: Chroma's index in memory beside the note
     index and the graph took `mindnet import` past 2 GB at 50,000 notes): the store is
@@ -291,10 +300,7 @@ def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkey
     from mindnet_desktop.core.store import chunk_snapshot
     from mindnet_desktop.core.store.chunk_snapshot import in_step
 
-    notes = tmp_path / "vault"
-    notes.mkdir()
-    (notes / "Eins.md").write_text("# Eins\n\nEin Satz über [[Zwei]].\n", encoding="utf-8")
-    (notes / "Zwei.md").write_text("# Zwei\n\nNoch ein Satz.\n", encoding="utf-8")
+    notes = _two_notes(tmp_path)
     store_open_at_note_index = []
     real = view.keep_note_index
 
@@ -331,10 +337,7 @@ def test_an_import_on_a_terminal_says_while_it_saves_the_reader_snapshots(
     from mindnet_desktop.core.models.embedders import HashEmbedder
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
 
-    notes = tmp_path / "vault"
-    notes.mkdir()
-    (notes / "Eins.md").write_text("# Eins\n\nEin Satz über [[Zwei]].\n", encoding="utf-8")
-    (notes / "Zwei.md").write_text("# Zwei\n\nNoch ein Satz.\n", encoding="utf-8")
+    notes = _two_notes(tmp_path)
     seen = []
     real = cli_vault.update_reader_snapshots
 
