@@ -11,9 +11,10 @@ from PySide6.QtCore import Qt
 
 from mindnet_desktop.core.chat.answer import AskResult
 from mindnet_desktop.core.chat.intent import Routing
-from mindnet_desktop.core.graph.slice import joining
+from mindnet_desktop.core.graph.slice import joining, whole_vault
 from mindnet_desktop.core.retrieval.retriever import ScoredHit
 from mindnet_desktop.ui.graph.answer import BRIDGE_OPACITY, ringed
+from mindnet_desktop.ui.graph.ops import same_picture
 from mindnet_desktop.ui.graph.view import GraphView
 from mindnet_desktop.ui.support.workers import ServiceHost
 from tests.ui.graph.test_view import on_core, redraw
@@ -95,6 +96,31 @@ def test_from_an_answer_the_user_browses_again(qtbot, view: GraphView) -> None:
     assert ringed(view.canvas) == {QDRANT}
     redraw(qtbot, view, lambda: view.focus_note(JAM))  # a note the answer did not use
     assert view.controls.mode() == "neighbourhood" and view.canvas.slice.root == JAM
+
+
+def test_an_answers_picture_is_not_kept_for_the_same_notes_browsed_again(
+    qtbot, view: GraphView, host: ServiceHost
+) -> None:
+    """An answer citing every note draws, with one kind of edge shown, the same notes and
+    edges as the whole vault; the whole vault chosen next is drawn again, without the rings
+    (shown to fail without the view's `_answer_drawn` guard)."""
+    kinds = {"related_to"}  # no link of this kind is unresolved: no node beyond the notes
+
+    def pictures(mn):  # type: ignore[no-untyped-def]
+        whole = whole_vault(mn.queries, kinds)
+        return whole, joining(mn.queries, sorted(whole.nodes), kinds)
+
+    whole, answered = on_core(qtbot, host, pictures)
+    assert same_picture(whole, answered)  # else the case below is not the one meant
+    notes = sorted(whole.nodes)
+    kind_box = view.controls.kind_box
+    redraw(qtbot, view, lambda: kind_box.setCurrentIndex(kind_box.findData("related_to")))
+    redraw(qtbot, view, lambda: view.show_answer(answer("Alles [1] [2].", notes)))
+    assert ringed(view.canvas) == set(notes[:2])
+    box = view.controls.focus_box
+    redraw(qtbot, view, lambda: box.setCurrentIndex(box.findData("vault")))
+    assert set(view.canvas.nodes) == set(notes) and not ringed(view.canvas)
+    assert "cited in the answer" not in legend(view)
 
 
 def test_the_filters_are_folded_by_default_and_unfold(qtbot, view: GraphView) -> None:
