@@ -310,13 +310,13 @@ def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkey
 
     monkeypatch.setattr(view, "keep_note_index", keep)
     opened: list = []
-    real_sum = chunk_snapshot.mean_note_vectors
+    real_sum = chunk_snapshot.NoteSums.matrix
 
     def summed(*args):  # type: ignore[no-untyped-def]
         store_open_at_note_index.append(opened[0]._store is not None)  # noqa: SLF001
         return real_sum(*args)
 
-    monkeypatch.setattr(chunk_snapshot, "mean_note_vectors", summed)
+    monkeypatch.setattr(chunk_snapshot.NoteSums, "matrix", summed)
     data = tmp_path / "data"
     with Mindnet(notes, data, embedder=HashEmbedder(), write=True) as mn:
         opened.append(mn)

@@ -16,12 +16,13 @@ broken one is just no snapshot.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import pickle
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -38,6 +39,7 @@ NOTES_FILE = "chunks.notes.npy"  # every note's vector, in the order of its sort
 
 Page = tuple[list[str], list[Any], list[Any], Any]  # ids, metadatas, documents, embeddings
 MAX_CHANGED_NOTES = 500  # more changed notes: the snapshot is read anew from the store
+PAGE_ROWS = 2000  # rows of the old snapshot kept a page at a time
 
 
 class RowFile(Sequence[tuple[Any, Any]]):
@@ -218,8 +220,7 @@ def keep_chunk_snapshot(
         return False
     if in_step(data_dir, signature, embedder):
         return True
-    count = store.counts()["chunks"]
-    return save_chunk_snapshot(data_dir, store.chunk_pages(), signature, embedder, count, read)
+    return save_chunk_snapshot(data_dir, store.chunk_pages(), signature, embedder, read)
 
 
 def update_chunk_snapshot(
@@ -240,13 +241,16 @@ def update_chunk_snapshot(
     if old is None or len(changed) > MAX_CHANGED_NOTES:
         return keep_chunk_snapshot(data_dir, store, signature, embedder, read)
     kept = [i for i, note_id in enumerate(old.note_ids) if note_id not in changed]
-    rows = old.rows_at(kept)
-    pages = [
-        ([old.ids[i] for i in kept], [m for m, _ in rows], [d for _, d in rows], old.matrix[kept])
-    ]
-    pages.append(store.chunks_of_notes(sorted(changed)))
-    count = sum(len(page[0]) for page in pages)
-    return save_chunk_snapshot(data_dir, pages, signature, embedder, count, read)
+
+    def pages() -> Iterator[Page]:  # the old rows a page at a time, then the changed notes'
+        for start in range(0, len(kept), PAGE_ROWS):
+            part = kept[start : start + PAGE_ROWS]
+            rows = old.rows_at(part)
+            vectors = old.matrix[part]
+            yield [old.ids[i] for i in part], [m for m, _ in rows], [d for _, d in rows], vectors
+        yield store.chunks_of_notes(sorted(changed))
+
+    return save_chunk_snapshot(data_dir, pages(), signature, embedder, read)
 
 
 def save_chunk_snapshot(
@@ -254,44 +258,45 @@ def save_chunk_snapshot(
     pages: Iterable[Page],
     signature: str | None,
     embedder: str,
-    count: int = 0,
     read: Callable[[], None] | None = None,
 ) -> bool:
     """Write the snapshot from the store's chunks, page by page; whether it was written (a
-    read-only or full data dir leaves none: the readers then open Chroma). `count`, the
-    number of chunks if known, lets the vectors go straight into one matrix; `read` is
-    called once the last page is read, before the vectors are summed and written (the
-    store can let go of its index there).
+    read-only or full data dir leaves none: the readers then open Chroma). `read` is called
+    once the last page is read, before the notes' vectors are written (the store can let go
+    of its index there).
 
-    The rows go to their file as the pages come, and the vectors are normalized in place:
-    holding every page, the matrix and its normalized copy at once took 2.8 GB at 50,000
-    notes, 1.1 GB more than the import before it."""
+    Each page goes to the files as it comes: its rows, its vectors scaled to unit length,
+    and its rows' sums per note. Holding every page, the matrix and its normalized copy at
+    once took 2.8 GB at 50,000 notes; the matrix alone (343 MB) made `mindnet import` peak
+    at 2,116 MiB while the pages were read beside Chroma's loaded index."""
     if signature is None:
         return False
     ids: list[str] = []
     owners: list[str] = []
     types: list[str] = []
-    vectors = _Vectors(count)
-
-    def rows() -> Iterator[tuple[Any, Any]]:
-        for page_ids, metas, documents, embeddings in pages:
-            ids.extend(page_ids)
-            owners.extend(meta["note_id"] for meta in metas)
-            types.extend(meta.get("type", "") for meta in metas)
-            if len(page_ids):
-                vectors.add(np.asarray(embeddings, dtype=np.float32))
-            yield from zip(metas, documents)
-        if read is not None:
-            read()
-
+    sums = NoteSums()
     try:
-        _write_rows(data_dir / ROWS_DB, rows(), signature)
-        matrix = vectors.normalized()
-        notes = mean_note_vectors(owners, matrix)[1] if len(matrix) else matrix
         with atomic_writer(data_dir / VECTORS_FILE) as handle:
-            np.save(handle, matrix)
+            vectors = _VectorFile(handle)
+
+            def rows() -> Iterator[tuple[Any, Any]]:
+                for page_ids, metas, documents, embeddings in pages:
+                    page_owners = [meta["note_id"] for meta in metas]
+                    ids.extend(page_ids)
+                    owners.extend(page_owners)
+                    types.extend(meta.get("type", "") for meta in metas)
+                    if len(page_ids):
+                        block = unit_rows(np.array(embeddings, dtype=np.float32))
+                        vectors.write(block)
+                        sums.add(page_owners, block)
+                    yield from zip(metas, documents)
+                if read is not None:
+                    read()
+
+            _write_rows(data_dir / ROWS_DB, rows(), signature)
+            vectors.close()
         with atomic_writer(data_dir / NOTES_FILE) as handle:
-            np.save(handle, notes)
+            np.save(handle, sums.matrix())
         with atomic_writer(data_dir / ROWS_FILE) as handle:  # last: it names the others
             pickle.dump((SCHEMA, signature, embedder, len(ids)), handle, pickle.HIGHEST_PROTOCOL)
             pickle.dump((ids, owners, types), handle, pickle.HIGHEST_PROTOCOL)
@@ -300,35 +305,82 @@ def save_chunk_snapshot(
     return True
 
 
-class _Vectors:
-    """The pages' vectors gathered in one float32 matrix of `count` rows (grown when more
-    come), without a second copy of it."""
+def unit_rows(block: np.ndarray) -> np.ndarray:
+    """`block`'s rows scaled to unit length in place (zero rows stay zero)."""
+    norms = np.sqrt(np.einsum("ij,ij->i", block, block))
+    norms[norms == 0] = 1.0
+    block /= norms[:, None]
+    return block
 
-    def __init__(self, count: int) -> None:
-        self._matrix: np.ndarray | None = None
-        self._count = count
-        self._filled = 0
 
-    def add(self, block: np.ndarray) -> None:
-        end = self._filled + len(block)
-        if self._matrix is None:
-            self._matrix = np.empty((max(self._count, end), block.shape[1]), np.float32)
-        elif end > len(self._matrix):
-            grown = np.empty((max(end, 2 * len(self._matrix)), block.shape[1]), np.float32)
-            grown[: self._filled] = self._matrix[: self._filled]
-            self._matrix = grown
-        self._matrix[self._filled : end] = block
-        self._filled = end
+class _VectorFile:
+    """A float32 `.npy` matrix written row block by row block into `handle`; its header,
+    which holds the number of rows, is written again when the last block is in."""
 
-    def normalized(self) -> np.ndarray:
-        """The rows gathered, each scaled to unit length in place (zero rows stay zero)."""
-        if self._matrix is None:
+    def __init__(self, handle: IO[bytes]) -> None:
+        self._handle = handle
+        self._rows = 0
+        self._width: int | None = None
+
+    def write(self, block: np.ndarray) -> None:
+        if self._width is None:
+            self._width = block.shape[1]
+            self._handle.write(_npy_header((0, self._width)))
+        self._handle.write(np.ascontiguousarray(block, dtype=np.float32).tobytes())
+        self._rows += len(block)
+
+    def close(self) -> None:
+        if self._width is None:  # no chunks: an empty matrix
+            np.save(self._handle, np.zeros((0, 0), np.float32))
+            return
+        header = _npy_header((self._rows, self._width))
+        if len(header) != len(_npy_header((0, self._width))):  # padded to 64 bytes: never
+            raise OSError("the chunk snapshot's vector header changed length")
+        self._handle.seek(0)
+        self._handle.write(header)
+        self._handle.seek(0, os.SEEK_END)
+
+
+def _npy_header(shape: tuple[int, int]) -> bytes:
+    buffer = io.BytesIO()
+    descr = np.lib.format.dtype_to_descr(np.dtype(np.float32))
+    np.lib.format.write_array_header_1_0(
+        buffer, {"descr": descr, "fortran_order": False, "shape": shape}
+    )
+    return buffer.getvalue()
+
+
+class NoteSums:
+    """Each note's rows summed as the pages come (a note's rows may span pages or lie
+    apart); `matrix()`: every note's vector, unit length, in the order of the sorted ids."""
+
+    def __init__(self) -> None:
+        self._slots: dict[str, int] = {}
+        self._sums = np.zeros((0, 0), np.float32)
+
+    def add(self, owners: list[str], block: np.ndarray) -> None:
+        slots = np.fromiter(
+            (self._slots.setdefault(o, len(self._slots)) for o in owners), np.int64, len(owners)
+        )
+        if len(self._slots) > len(self._sums):
+            rows = max(2 * len(self._sums), len(self._slots))
+            grown = np.zeros((rows, block.shape[1]), dtype=np.float32)
+            if len(self._sums):
+                grown[: len(self._sums)] = self._sums
+            self._sums = grown
+        starts = np.flatnonzero(np.concatenate([[True], slots[1:] != slots[:-1]]))
+        np.add.at(self._sums, slots[starts], np.add.reduceat(block, starts, axis=0))
+
+    def note_ids(self) -> list[str]:
+        return sorted(self._slots)
+
+    def matrix(self) -> np.ndarray:
+        if not self._slots:
             return np.zeros((0, 0), np.float32)
-        matrix = self._matrix[: self._filled]
-        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
-        norms[norms == 0] = 1.0
-        matrix /= norms[:, None]
-        return matrix
+        order = [self._slots[n] for n in self.note_ids()]
+        sums = self._sums[order]
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        return sums / np.where(norms == 0, 1.0, norms)
 
 
 def _write_rows(path: Path, rows: Iterable[tuple[Any, Any]], signature: str) -> None:

@@ -199,10 +199,12 @@ def test_a_cli_search_after_an_import_does_not_import_chromadb(vault, tmp_path):
 
 def test_an_import_updates_the_snapshot_by_the_notes_it_changed(vault, tmp_path, monkeypatch):
     """Guards `update_chunk_snapshot`: after an edit, only the changed notes' chunks are
-    read from the store, and the result equals a snapshot built anew (shown to fail by
-    keeping the edited note's old rows: its new text is missing)."""
+    read from the store, and the result equals a snapshot built anew, the old rows kept a
+    few at a time (shown to fail by keeping the edited note's old rows: its new text is
+    missing)."""
     from mindnet_desktop.core.store import chunk_snapshot
 
+    monkeypatch.setattr(chunk_snapshot, "PAGE_ROWS", 3)
     data = tmp_path / "data"
     _index(vault, data)
     note = vault / sorted(p for p in scan_vault(vault) if p.endswith(".md"))[0]
@@ -232,11 +234,12 @@ def test_an_import_updates_the_snapshot_by_the_notes_it_changed(vault, tmp_path,
         assert any("Zebrafinken" in str(row) for row in updated.rows)
 
 
-def test_the_snapshot_gathers_its_pages_whatever_count_it_was_told(tmp_path):
-    """Guards the snapshot's lean write (issue 32: holding every page, the matrix and its
-    normalized copy took 2.8 GB at 50,000 notes): the vectors go into one matrix sized by
-    `count` and grown when more come, unit length, the rows and notes as written (shown to
-    fail by a matrix that is not grown, and by normalizing a copy that is not saved)."""
+def test_the_snapshot_is_written_page_by_page_with_each_notes_vector(tmp_path):
+    """Guards the snapshot's lean write (issue 32: the whole matrix in memory made `mindnet
+    import` peak at 2,116 MiB at 50,000 notes): each page's vectors go to the file at unit
+    length as they come, and each note's vector is the mean of its rows wherever they lie,
+    across pages and apart (shown to fail by a header left at 0 rows, by sums kept per page,
+    and by rows not normalized)."""
     from mindnet_desktop.core.store.chunk_snapshot import (
         mean_note_vectors,
         save_chunk_snapshot,
@@ -246,17 +249,18 @@ def test_the_snapshot_gathers_its_pages_whatever_count_it_was_told(tmp_path):
     vectors = rng.normal(size=(23, 8)).astype(np.float32)
     vectors[5] = 0.0  # a zero vector stays zero
     ids = [f"N/{i // 3}#{i % 3 + 1}" for i in range(23)]
+    ids[21] = "N/0#9"  # a row of note N/0 far from its others, in another page
     metas = [{"note_id": chunk_id.split("#")[0], "type": "t", "m": "{}"} for chunk_id in ids]
-    pages = [
-        (ids[start : start + 5], metas[start : start + 5], [None] * 5, vectors[start : start + 5])
-        for start in range(0, 23, 5)
-    ]
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     expected = vectors / np.where(norms == 0, 1.0, norms)
-    for count in (0, 7, 23, 40):
-        data = tmp_path / str(count)
+    for size in (1, 5, 23):
+        data = tmp_path / str(size)
         data.mkdir()
-        assert save_chunk_snapshot(data, iter(pages), "sig", "hash", count)
+        pages = [
+            (ids[i : i + size], metas[i : i + size], [None] * size, vectors[i : i + size].copy())
+            for i in range(0, 23, size)
+        ]
+        assert save_chunk_snapshot(data, iter(pages), "sig", "hash")
         snapshot = ChunkSnapshot.load(data, "sig", "hash")
         assert snapshot is not None and snapshot.ids == ids
         np.testing.assert_allclose(snapshot.matrix, expected, atol=1e-6)
@@ -265,3 +269,8 @@ def test_the_snapshot_gathers_its_pages_whatever_count_it_was_told(tmp_path):
         np.testing.assert_allclose(
             snapshot.notes_matrix, mean_note_vectors(snapshot.note_ids, expected)[1], atol=1e-6
         )
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert save_chunk_snapshot(empty, [], "sig", "hash")
+    snapshot = ChunkSnapshot.load(empty, "sig", "hash")
+    assert snapshot is not None and snapshot.ids == [] and len(snapshot.matrix) == 0

@@ -115,9 +115,6 @@ class _Chunks:
     def chunk_pages(self) -> Any:
         return self.store().chunk_pages()
 
-    def counts(self) -> dict[str, int]:
-        return self.store().counts()
-
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
