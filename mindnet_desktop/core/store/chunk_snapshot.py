@@ -267,8 +267,8 @@ def save_chunk_snapshot(
 
     Each page goes to the files as it comes: its rows, its vectors scaled to unit length,
     and its rows' sums per note. Holding every page, the matrix and its normalized copy at
-    once took 2.8 GB at 50,000 notes; the matrix alone (343 MB) made `mindnet import` peak
-    at 2,116 MiB while the pages were read beside Chroma's loaded index."""
+    once took 2.8 GB at 50,000 notes; the matrix alone (343 MB), held while the pages were
+    read beside Chroma's loaded index, put a cold import's peak over 2 GB (`bench all`)."""
     if signature is None:
         return False
     ids: list[str] = []

@@ -235,8 +235,8 @@ def test_an_import_updates_the_snapshot_by_the_notes_it_changed(vault, tmp_path,
 
 
 def test_the_snapshot_is_written_page_by_page_with_each_notes_vector(tmp_path):
-    """Guards the snapshot's lean write (issue 32: the whole matrix in memory made `mindnet
-    import` peak at 2,116 MiB at 50,000 notes): each page's vectors go to the file at unit
+    """Guards the snapshot's lean write (issue 32: the whole matrix in memory put a cold
+    import of 50,000 notes over 2 GB): each page's vectors go to the file at unit
     length as they come, and each note's vector is the mean of its rows wherever they lie,
     across pages and apart (shown to fail by a header left at 0 rows, by sums kept per page,
     and by rows not normalized)."""
