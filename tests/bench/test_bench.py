@@ -74,6 +74,8 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     one = rows["pure embedding, 1 process: chunks/s"]
     assert every["baseline_value"] == one["value"] > 0 and len(every["detail"]["rss_mib"]) >= 1
     assert rows["cold import vs one embedding process (s)"]["baseline_value"] > 0
+    peak = rows["cold import: peak RSS of the importing process"]  # the bench's own process
+    assert 0 < peak["detail"]["before_import_mib"] <= peak["value"]
     # 50 notes embed in the importing process: no one-worker import to compare with.
     assert any(
         n.startswith("one-worker import: not measured (the cold import used 0")
