@@ -8,6 +8,7 @@ parsing or embedding anything) and `mindnet_chunks` (the embedded chunks).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,7 @@ READ_BATCH = 5000
 # 100, for ~2-4 ms more a query (tools/research/hnsw/recall.py, docs/retrieval-quality.md).
 # Chroma reads it when it loads an index.
 EF_SEARCH = 1000
+WIDEN_WAITS = (0.1, 0.3, 1.0)  # seconds between tries while the database is locked
 
 
 class ChromaStore(LexicalQueries):
@@ -435,10 +437,17 @@ def _search_widely(collection: Any) -> None:
     hnsw = (collection.configuration_json or {}).get("hnsw")
     if not isinstance(hnsw, dict) or hnsw.get("ef_search") == EF_SEARCH:
         return
-    try:
-        collection.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
-    except Exception as exc:  # noqa: BLE001 - the index works as it is
-        log.warning("Could not widen the vector search of %s: %s", collection.name, exc)
+    for wait in (*WIDEN_WAITS, None):
+        try:
+            collection.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
+            return
+        except Exception as exc:  # noqa: BLE001 - the index works as it is
+            # Another process (a reader, a store closed a moment ago) may hold the database
+            # for a moment: tried again, then left for the next start.
+            if wait is None or "locked" not in str(exc):
+                log.warning("Could not widen the vector search of %s: %s", collection.name, exc)
+                return
+            time.sleep(wait)
 
 
 def _pages(collection: Any, include: Any, size: int | None = None) -> Iterator[Any]:

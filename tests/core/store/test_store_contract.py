@@ -421,6 +421,31 @@ def test_an_index_made_with_chromas_default_breadth_is_widened_by_its_writer(tmp
     writer.close()
 
 
+def test_a_widening_that_finds_the_database_locked_is_tried_again(tmp_path, monkeypatch):
+    """Another process may hold Chroma's database for a moment (seen once in the full suite:
+    a reader closed just before): the writer tries again instead of leaving the index
+    narrow until its next start (shown to fail with no second try)."""
+    from chromadb.api.models.Collection import Collection
+
+    _index_of_chromas_default_breadth(tmp_path)
+    real = Collection.modify
+    calls: list[str] = []
+
+    def locked_once(self, **kw):  # type: ignore[no-untyped-def]
+        calls.append(self.name)
+        if calls.count(self.name) == 1:
+            raise RuntimeError("Database error: (code: 5) database is locked")
+        return real(self, **kw)
+
+    monkeypatch.setattr(Collection, "modify", locked_once)
+    monkeypatch.setattr("mindnet_desktop.core.store.chroma.WIDEN_WAITS", (0.01,))
+    writer = ChromaStore(tmp_path, EMBEDDER)
+    collections = (writer._notes, writer._chunks)  # noqa: SLF001
+    assert [c.configuration_json["hnsw"]["ef_search"] for c in collections] == [EF_SEARCH] * 2
+    assert sorted(calls) == sorted([c.name for c in collections] * 2)
+    writer.close()
+
+
 def test_a_store_whose_search_cannot_be_widened_opens_as_it_is(tmp_path, monkeypatch, caplog):
     """Widening is an improvement, not a condition: a `modify` that fails (a server that
     refuses it, an index of another kind) is logged and the store opens."""
