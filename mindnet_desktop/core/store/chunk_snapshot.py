@@ -378,9 +378,7 @@ class NoteSums:
         if not self._slots:
             return np.zeros((0, 0), np.float32)
         order = [self._slots[n] for n in self.note_ids()]
-        sums = self._sums[order]
-        norms = np.linalg.norm(sums, axis=1, keepdims=True)
-        return sums / np.where(norms == 0, 1.0, norms)
+        return unit_rows(self._sums[order])  # a copy: the sums stay as they are
 
 
 def _write_rows(path: Path, rows: Iterable[tuple[Any, Any]], signature: str) -> None:
@@ -426,5 +424,4 @@ def mean_note_vectors(note_ids: list[str], matrix: np.ndarray) -> tuple[list[str
         order = np.argsort(inverse, kind="stable")
         starts = np.searchsorted(inverse[order], np.arange(len(notes)))
         sums = np.add.reduceat(np.asarray(matrix[order], dtype=np.float32), starts, axis=0)
-    norms = np.linalg.norm(sums, axis=1, keepdims=True)
-    return [str(n) for n in notes], sums / np.where(norms == 0, 1.0, norms)
+    return [str(n) for n in notes], unit_rows(sums)
