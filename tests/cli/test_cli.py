@@ -297,7 +297,7 @@ def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkey
     from mindnet_desktop.core.models.embedders import HashEmbedder
     from mindnet_desktop.core.service.search import view
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
-    from mindnet_desktop.core.store import chunk_snapshot
+    from mindnet_desktop.core.store import vector_files
     from mindnet_desktop.core.store.chunk_snapshot import in_step
 
     notes = _two_notes(tmp_path)
@@ -310,13 +310,13 @@ def test_mindnet_import_lets_go_of_chroma_before_the_note_index(tmp_path, monkey
 
     monkeypatch.setattr(view, "keep_note_index", keep)
     opened: list = []
-    real_sum = chunk_snapshot.NoteSums.matrix
+    real_sum = vector_files.NoteSums.matrix
 
     def summed(*args):  # type: ignore[no-untyped-def]
         store_open_at_note_index.append(opened[0]._store is not None)  # noqa: SLF001
         return real_sum(*args)
 
-    monkeypatch.setattr(chunk_snapshot.NoteSums, "matrix", summed)
+    monkeypatch.setattr(vector_files.NoteSums, "matrix", summed)
     data = tmp_path / "data"
     with Mindnet(notes, data, embedder=HashEmbedder(), write=True) as mn:
         opened.append(mn)

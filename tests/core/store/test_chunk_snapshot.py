@@ -240,10 +240,8 @@ def test_the_snapshot_is_written_page_by_page_with_each_notes_vector(tmp_path):
     length as they come, and each note's vector is the mean of its rows wherever they lie,
     across pages and apart (shown to fail by a header left at 0 rows, by sums kept per page,
     and by rows not normalized)."""
-    from mindnet_desktop.core.store.chunk_snapshot import (
-        mean_note_vectors,
-        save_chunk_snapshot,
-    )
+    from mindnet_desktop.core.store.chunk_snapshot import save_chunk_snapshot
+    from mindnet_desktop.core.store.vector_files import mean_note_vectors
 
     rng = np.random.default_rng(7)
     vectors = rng.normal(size=(23, 8)).astype(np.float32)
