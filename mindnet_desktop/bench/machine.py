@@ -8,6 +8,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from importlib import metadata
@@ -129,13 +130,32 @@ def timed_process(command: list[str]) -> float:
 
 def timed_output(command: list[str]) -> tuple[float, str]:
     """Seconds a fresh process takes from spawn to exit (it must succeed), and its stdout."""
-    env = child_env()
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command[:6])} … failed: {done.stderr.strip()[-500:]}")
-    return seconds, done.stdout
+    seconds, out, _ = measured_output(command)
+    return seconds, out
+
+
+def measured_output(command: list[str]) -> tuple[float, str, int]:
+    """Seconds a fresh process takes from spawn to exit (it must succeed), its stdout, and
+    its peak resident set size in bytes, read from `wait4` as `time -v` reads it: the
+    largest of the process and the children it waited for, each alone (not their sum); 0
+    where unknown."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=child_env())
+        peak = 0
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+            peak = usage.ru_maxrss * 1024  # KiB on Linux
+        else:  # Windows: no peak
+            process.wait()
+        seconds = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = (f.read().decode("utf-8", "replace") for f in (out, err))
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[:6])} … failed: {stderr.strip()[-500:]}")
+    return seconds, stdout, peak
 
 
 def poll(until: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:

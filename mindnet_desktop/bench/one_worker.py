@@ -14,7 +14,7 @@ import json
 import shutil
 
 from mindnet_desktop.bench.figures import AGAINST_ONE_PROCESS, BenchRun, Figure
-from mindnet_desktop.bench.machine import cli_command, timed_output
+from mindnet_desktop.bench.machine import cli_command, measured_output
 from mindnet_desktop.core.store.chroma_server import ChromaServer
 
 FIGURE = "cold import vs the same import with one embedding worker (s)"
@@ -52,7 +52,7 @@ def one_worker_import(run: BenchRun) -> None:
     run.log("the same cold import with one embedding worker, in a fresh process …")
     try:
         command = cli_command(run.vault, scratch, run.embedder.name, "import", "--json")
-        process_s, out = timed_output([*command, "--no-progress", "--embed-workers", "1"])
+        process_s, out, peak = measured_output([*command, "--no-progress", "--embed-workers", "1"])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     summary = json.loads(out)
@@ -75,6 +75,7 @@ def one_worker_import(run: BenchRun) -> None:
                 "one_worker_embed_workers": summary["embed_workers"],
                 "one_worker_process_s": round(process_s, 2),
                 "one_worker_chunks_per_s": round(summary["chunks"] / seconds, 1),
+                "one_worker_peak_rss_mib": round(peak / 2**20),
             },
         )
     )

@@ -60,6 +60,23 @@ def test_generator_is_deterministic_for_a_seed_and_makes_the_requested_size(tmp_
     assert len(scan_vault(generate_vault(tmp_path / "d", 1))) == 1
 
 
+@pytest.mark.skipif(not hasattr(os, "wait4"), reason="the peak comes from wait4")
+def test_a_fresh_process_is_measured_with_its_own_peak_memory_not_ours():
+    """Guards the cold import's peak RSS (a fresh `mindnet import`'s, as `time -v` reads it):
+    a child that holds 300 MB reads at least that, one that holds little reads less than
+    it, and a failing child raises with its error (shown to fail by reading this process's
+    peak: it fails one bound or the other)."""
+    from mindnet_desktop.bench.machine import measured_output
+
+    hold = "b = bytearray(300 * 2**20); b[::4096] = b'x' * len(b[::4096]); print(len(b))"
+    seconds, out, peak = measured_output([sys.executable, "-c", hold])
+    assert seconds > 0 and out.strip() == str(300 * 2**20) and peak >= 300 * 2**20
+    _, _, small = measured_output([sys.executable, "-c", "print(1)"])
+    assert 0 < small < 300 * 2**20
+    with pytest.raises(RuntimeError, match="no_such_module"):
+        measured_output([sys.executable, "-c", "import no_such_module"])
+
+
 def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("MINDNET_EMBEDDER", "hash")
     argv = ["bench", "all", "--generate", "50", "--model", "test", "--repeat", "20"]
@@ -74,8 +91,9 @@ def test_bench_all_end_to_end_on_a_tiny_generated_vault(tmp_path, capsys, monkey
     one = rows["pure embedding, 1 process: chunks/s"]
     assert every["baseline_value"] == one["value"] > 0 and len(every["detail"]["rss_mib"]) >= 1
     assert rows["cold import vs one embedding process (s)"]["baseline_value"] > 0
-    peak = rows["cold import: peak RSS of the importing process"]  # the bench's own process
-    assert 0 < peak["detail"]["before_import_mib"] <= peak["value"]
+    assert cold["detail"]["process_s"] >= cold["value"]  # a fresh `mindnet import`, timed
+    peak = rows["cold import: peak RSS of the importing process"]  # that process's, not ours
+    assert peak["value"] > 0 and "fresh" in peak["detail"]["measured_in"]
     # 50 notes embed in the importing process: no one-worker import to compare with.
     assert any(
         n.startswith("one-worker import: not measured (the cold import used 0")
@@ -239,6 +257,7 @@ def test_the_cold_import_is_judged_against_the_same_import_with_one_worker(tmp_p
     assert row.detail["one_worker_embed_workers"] == 1  # one child embedded every chunk
     assert row.detail["one_worker_process_s"] >= row.baseline_value
     assert row.detail["workers"] == 2 and row.detail["one_worker_chunks_per_s"] > 0
+    assert row.detail["one_worker_peak_rss_mib"] > 0  # the fresh import's own
     assert rows[AGAINST_ONE_PROCESS].ok is None and "one-worker" in rows[AGAINST_ONE_PROCESS].goal
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "vault"]  # scratch gone
     assert not any(data.iterdir())  # the run's own data dir untouched
