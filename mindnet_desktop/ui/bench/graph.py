@@ -174,47 +174,44 @@ def run(nodes: int, edges_per_node: float, steps: int = 10) -> dict[str, Any]:
 
 
 def vault_run(vault: str, data_dir: str, embedder: str | None = None) -> dict[str, Any]:
-    """The whole-vault view of an indexed vault as a start of the app shows it: the layout
-    from scratch (a first start; its positions saved as the view saves them), then a second
+    """The whole-vault view of an indexed vault as a start of the app shows it, through the
+    view's own jobs (`ui/graph/ops.py`, run here in turn): the slice fetched, the layout from
+    scratch (a first start; its positions saved as the view saves them), then a second
     start's layout from the saved positions and the first draw (scene, titles, paint). The
-    slice is read from the note index as the window reads it; without one in step, from the
-    graph, whose load (the window's opening of the vault) is reported apart."""
+    slice comes from the note index while it is in step, as in the window; without one, from
+    the graph, whose load (the window's opening of the vault) is reported apart."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from pathlib import Path
 
     from PySide6.QtWidgets import QApplication
 
-    from mindnet_desktop.core.graph.index_slice import whole_vault_of
-    from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE, load_layout, save_layout
-    from mindnet_desktop.core.graph.slice import whole_vault
+    from mindnet_desktop.core.graph.layout_cache import LAYOUT_FILE
+    from mindnet_desktop.core.graph.slice_tools import SliceFilter
     from mindnet_desktop.core.models.embedders import make_embedder
     from mindnet_desktop.core.service.vault.mindnet import Mindnet
+    from mindnet_desktop.ui.graph import ops
     from mindnet_desktop.ui.graph.canvas import GraphCanvas
-    from mindnet_desktop.ui.graph.layout import compute_layout
+    from mindnet_desktop.ui.support.workers import Job
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     chosen = make_embedder(embedder)
+    job = Job(lambda job: None, "bench")  # what the view's jobs poll for cancelling
+    request = ops.SliceRequest(True, None, 1, "both", None, False, SliceFilter())
     with Mindnet(Path(vault), Path(data_dir), None, chosen, False, lazy_store=True) as mn:
-        # As the window: from the note index while it is in step, else from the graph,
-        # which the window loads when it opens the vault (reported apart).
         index, graph_load_s = mn.note_index(), 0.0
         if index is None:
             t0 = time.perf_counter()
-            queries = mn.queries
+            _ = mn.queries  # the graph's load, which the window does on opening
             graph_load_s = time.perf_counter() - t0
         t0 = time.perf_counter()
-        graph = whole_vault_of(index, mn.overlay) if index else whole_vault(queries)
+        fetched = ops.fetch_slice(mn, job, request)
         slice_s = time.perf_counter() - t0
         source = "note index" if index else "graph"
-        cache = mn.data_dir / LAYOUT_FILE
+    graph, cache = fetched.graph, fetched.layout_file or Path(data_dir) / LAYOUT_FILE
     ids, pairs = list(graph.nodes), [(e.source, e.target) for e in graph.edges]
-    t0 = time.perf_counter()
-    first = compute_layout(ids, pairs)
-    cold_s = time.perf_counter() - t0
-    save_layout(cache, first)
-    t0 = time.perf_counter()
-    positions = compute_layout(ids, pairs, previous=load_layout(cache) or {})
-    cached_s = time.perf_counter() - t0
+    cache.unlink(missing_ok=True)  # a first start: nothing saved yet
+    first, cold_s = ops.lay_out(job, ids, pairs, {}, cache)
+    positions, cached_s = ops.lay_out(job, ids, pairs, {}, cache)  # from the saved positions
     canvas = GraphCanvas()
     canvas.resize(1280, 800)
     canvas.show()
