@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
 from mindnet_desktop.core.files import atomic_writer
@@ -42,6 +43,24 @@ class ManifestEntry:
     aliases: tuple[str, ...]
     headings: tuple[tuple[str, int], ...]
     warnings: tuple[str, ...]
+
+
+_FIELDS = frozenset(f.name for f in fields(ManifestEntry))
+
+
+def _entry(raw: dict[str, Any]) -> ManifestEntry:
+    """An entry from its JSON object (which it takes over). Filled without the frozen
+    dataclass's `__init__`, which sets each field through `object.__setattr__`: 0.29 s
+    against 0.09 s for 50,000 entries, a third of a fresh no-op import's reading. A missing
+    or unknown field is a KeyError, as a broken manifest."""
+    if raw.keys() != _FIELDS:
+        raise KeyError(f"manifest entry fields {sorted(raw.keys() ^ _FIELDS)}")
+    raw["aliases"] = tuple(raw["aliases"])
+    raw["headings"] = tuple((h, s) for h, s in raw["headings"])
+    raw["warnings"] = tuple(raw["warnings"])
+    entry = object.__new__(ManifestEntry)
+    entry.__dict__.update(raw)
+    return entry
 
 
 def entry_of(record: NoteRecord) -> ManifestEntry:
@@ -113,17 +132,7 @@ class Manifest:
         data = json.loads(self.path.read_text(encoding="utf-8"))
         if data.get("schema") != MANIFEST_SCHEMA or len(data["notes"]) != expected_notes:
             return None
-        return {
-            raw["path"]: ManifestEntry(
-                **{
-                    **raw,
-                    "aliases": tuple(raw["aliases"]),
-                    "headings": tuple((h, s) for h, s in raw["headings"]),
-                    "warnings": tuple(raw["warnings"]),
-                }
-            )
-            for raw in data["notes"]
-        }
+        return {raw["path"]: _entry(raw) for raw in data["notes"]}
 
     def save(self, entries: list[ManifestEntry]) -> None:
         """Write atomically (temp file + rename)."""

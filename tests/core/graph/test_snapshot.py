@@ -183,3 +183,39 @@ def test_a_graph_query_from_the_snapshots_opens_no_store(vault, open_mindnet, mo
     assert reader.queries.neighbors("Projekte/KI-Projekt Alpha", "both", None, 50) == expected
     with pytest.raises(AssertionError, match="opened the store"):
         reader.chunk_count()  # the store is still there for what needs it
+
+
+def test_the_signatures_read_the_manifest_again_only_when_it_changed(tmp_path, monkeypatch):
+    """Guards the kept digests (an import asked up to five times, 20 ms a read of a 50,000
+    notes' manifest): asked again, no file is read; a manifest replaced, or written in
+    place with the same size, is read again (shown to fail by keeping digests without the
+    stamps, or by not keeping them)."""
+    import os
+
+    from mindnet_desktop.core.graph import snapshot
+    from mindnet_desktop.core.graph.snapshot import Snapshots
+
+    reads: list[int] = []
+    digest = snapshot._digest  # noqa: SLF001
+
+    def counted(*paths):  # type: ignore[no-untyped-def]
+        reads.append(len(paths))
+        return digest(*paths)
+
+    monkeypatch.setattr(snapshot, "_digest", counted)
+    (tmp_path / "manifest.json").write_text('{"notes": [1]}', "utf-8")
+    snaps = Snapshots(tmp_path)
+    first = snaps.signatures()
+    assert first[0] and first[1] and reads == [1, 2]
+    assert snaps.signatures() == first and reads == [1, 2]
+    manifest = tmp_path / "manifest.json"
+    with open(manifest, "r+b") as handle:  # in place: the same inode and size
+        handle.write(b'{"notes": [2]}')
+    os.utime(manifest, ns=(1, 1))  # even with an old time: the change time moved
+    second = snaps.signatures()
+    assert second[0] != first[0] and second[1] != first[1] and len(reads) == 4
+    (tmp_path / "overlay.json").write_text("{}", "utf-8")  # the graph's alone changes
+    third = snaps.signatures()
+    assert third[0] == second[0] and third[1] != second[1] and len(reads) == 5
+    manifest.unlink()
+    assert snaps.signatures() == (None, None)

@@ -115,3 +115,28 @@ def test_the_manifest_is_read_with_the_gc_paused_and_the_gc_back_on_after(
     assert entries is not None and len(entries) == notes
     assert seen == [False] and gc.isenabled()
     assert Manifest(mn.data_dir / "manifest.json").load(notes + 1) is None and gc.isenabled()
+
+
+def test_the_entries_read_back_equal_those_written_and_a_field_missing_breaks_the_file(
+    vault, open_mindnet
+):
+    """Guards the entries filled without `__init__` (`_entry`): read back they equal the
+    notes' own (tuples where tuples were), and an entry with a field missing or unknown is
+    a broken manifest, not an entry that fails later (shown to fail by dropping the fields'
+    check)."""
+    from mindnet_desktop.core.ingest.manifest import entry_of
+
+    mn = open_mindnet(vault)
+    notes = run_import(mn).summary.notes
+    path = mn.data_dir / "manifest.json"
+    entries = Manifest(path).load(notes)
+    assert entries is not None
+    assert entries == {r.note.path: entry_of(r) for r in mn.records.values()}
+    one = next(iter(entries.values()))
+    assert isinstance(one.headings, tuple) and all(isinstance(h, tuple) for h in one.headings)
+    data = json.loads(path.read_text("utf-8"))
+    for damage in (lambda raw: raw.pop("fingerprint"), lambda raw: raw.update(extra=1)):
+        broken = json.loads(json.dumps(data))
+        damage(broken["notes"][0])
+        path.write_text(json.dumps(broken), "utf-8")
+        assert Manifest(path).load(notes) is None
