@@ -1,4 +1,5 @@
-"""Atomic file writes: readers see the old file or the new one, never half of either."""
+"""Atomic file writes: readers see the old file or the new one, never half of either; and
+the stamp by which a reader that kept a file's contents tells it was written since."""
 
 from __future__ import annotations
 
@@ -50,3 +51,13 @@ def write_atomic(
     """Replace `path` with `data` atomically (see `atomic_writer`)."""
     with atomic_writer(path, isinstance(data, str), preserve_mode, temp) as handle:
         handle.write(data)
+
+
+def file_stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """What changes when a file is written in place or replaced (an atomic write is a new
+    inode): inode, modification and change times, size; None when it is missing."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns, info.st_ctime_ns, info.st_size

@@ -16,7 +16,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from mindnet_desktop.core.files import atomic_writer
+from mindnet_desktop.core.files import atomic_writer, file_stamp
 from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.graph.knowledge_graph import KnowledgeGraph
 from mindnet_desktop.core.store.overlay import EdgeOverlay
@@ -40,15 +40,6 @@ def _digest(*paths: Path) -> str | None:
     return sha.hexdigest()
 
 
-def _stamp(path: Path) -> tuple[int, int, int, int] | None:
-    """What changes when a file is written or replaced (None: it is missing)."""
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return info.st_ino, info.st_mtime_ns, info.st_ctime_ns, info.st_size
-
-
 class Snapshots:
     """The snapshot files of one data dir (`manifest.json` and `overlay.json` beside them)."""
 
@@ -69,12 +60,12 @@ class Snapshots:
     def _signature(self, *paths: Path) -> str | None:
         """`_digest(*paths)`, read again only when a file's stamp changed (every file here
         is replaced whole, a new inode, when it is written)."""
-        stamps = tuple(_stamp(path) for path in paths)
+        stamps = tuple(file_stamp(path) for path in paths)
         kept = self._digests.get(paths)
         if kept is not None and kept[0] == stamps:
             return kept[1]
         digest = _digest(*paths)
-        if stamps == tuple(_stamp(path) for path in paths):  # none changed while read
+        if stamps == tuple(file_stamp(path) for path in paths):  # none changed while read
             self._digests[paths] = (stamps, digest)
         return digest
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mindnet_desktop.core.config.type_registry import TypeRegistry
-from mindnet_desktop.core.files import atomic_writer
+from mindnet_desktop.core.files import atomic_writer, file_stamp
 from mindnet_desktop.core.gcpause import paused_gc
 from mindnet_desktop.core.ingest.links import NoteKey
 from mindnet_desktop.core.store.protocol import NoteRecord
@@ -97,23 +97,16 @@ def type_fingerprint(registry: TypeRegistry, type_name: str) -> str:
 
 class Manifest:
     """The manifest file of one data dir. The entries last read or written are kept with the
-    file's size and time: a process that imports again (a watcher, the app) does not parse
+    file's stamp (`file_stamp`): a process that imports again (a watcher, the app) does not parse
     the file again while nobody else changed it."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._kept: tuple[tuple[int, int], dict[str, ManifestEntry]] | None = None
-
-    def _stamp(self) -> tuple[int, int] | None:
-        try:
-            info = self.path.stat()
-        except OSError:
-            return None
-        return info.st_mtime_ns, info.st_size
+        self._kept: tuple[tuple[int, ...], dict[str, ManifestEntry]] | None = None
 
     def load(self, expected_notes: int) -> dict[str, ManifestEntry] | None:
         """Entries by vault path, or None when missing, unreadable or not matching the store."""
-        stamp = self._stamp()
+        stamp = file_stamp(self.path)
         if stamp is not None and self._kept is not None and self._kept[0] == stamp:
             entries = self._kept[1]
             return dict(entries) if len(entries) == expected_notes else None
@@ -146,7 +139,7 @@ class Manifest:
                 part = [vars(e) for e in entries[start : start + SAVE_SLICE]]
                 handle.write(("," if start else "") + json.dumps(part, ensure_ascii=False)[1:-1])
             handle.write("]}")
-        stamp = self._stamp()
+        stamp = file_stamp(self.path)
         self._kept = (stamp, {e.path: e for e in entries}) if stamp is not None else None
 
     def invalidate(self) -> None:
