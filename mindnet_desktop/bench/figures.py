@@ -90,6 +90,12 @@ class BenchRun:
             self.embedder.name,
         )
 
+    def command(self, *args: str) -> list[str]:
+        """A `mindnet` command in a fresh interpreter on the run's vault, data dir, embedder
+        and store."""
+        server = ("--chroma-url", self.chroma_url) if self.chroma_url else ()
+        return cli_command(self.vault, self.data, self.embedder.name, *server, *args)
+
     def open(self, write: bool = False) -> Mindnet:
         return Mindnet(
             self.vault, self.data, None, self.embedder, write, chroma_url=self.chroma_url
@@ -110,13 +116,10 @@ def cold_import(run: BenchRun, measure: bool = True, force: bool = True) -> None
     generated vault; its time is the import's own (the summary's), without the interpreter's
     start and the model's load."""
     run.log("cold import …" if force else "catching the index up …")
-    server = ("--chroma-url", run.chroma_url) if run.chroma_url else ()
     workers = () if run.embed_workers is None else ("--embed-workers", str(run.embed_workers))
-    command = cli_command(
-        run.vault, run.data, run.embedder.name, *server, "import", "--json", "--no-progress"
-    )
     mode = ("--force",) if force else ("--sync-deletes",)
-    process_s, out, import_peak = measured_output([*command, *mode, *workers])
+    command = run.command("import", "--json", "--no-progress", *mode, *workers)
+    process_s, out, import_peak = measured_output(command)
     if not measure:
         return
     summary = json.loads(out)
@@ -204,11 +207,7 @@ def noop(run: BenchRun) -> None:
     """A re-import that finds nothing changed: a fresh `mindnet import` process, spawn to
     exit, as a user runs it again (in the bench's own process, after the cold import, the
     same import took 5.0 s against 1.1 s fresh at 50,000 notes: its heap, not the import)."""
-    server = ("--chroma-url", run.chroma_url) if run.chroma_url else ()
-    command = cli_command(
-        run.vault, run.data, run.embedder.name, *server, "import", "--json", "--no-progress"
-    )
-    seconds, out = timed_output(command)
+    seconds, out = timed_output(run.command("import", "--json", "--no-progress"))
     summary = json.loads(out)
     cold = run.cold_seconds
     run.figures.append(
@@ -291,15 +290,12 @@ def start(run: BenchRun) -> None:
     index built; baseline: the interpreter importing the CLI and exiting."""
     with run.open() as mn:
         node = sorted(mn.records)[len(mn.records) // 2]
-    name = run.embedder.name
-    server = ("--chroma-url", run.chroma_url) if run.chroma_url else ()
-    floor = timed_process([*cli_command(run.vault, run.data, name)[:3], "--help"])
-    graph_cmd = cli_command(run.vault, run.data, name, *server, "neighbors", node, "--json")
+    floor = timed_process([*run.command()[:3], "--help"])
+    graph_cmd = run.command("neighbors", node, "--json")
     first = timed_process(graph_cmd)  # may build the snapshots an edit left stale
     again = timed_process(graph_cmd)
     searches = sorted(
-        timed_process(cli_command(run.vault, run.data, name, *server, "search", question, "--json"))
-        for question in QUESTIONS[:3]
+        timed_process(run.command("search", question, "--json")) for question in QUESTIONS[:3]
     )
     search = searches[1]  # the median of three questions
     run.figures += [
