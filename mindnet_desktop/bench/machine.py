@@ -130,32 +130,42 @@ def timed_process(command: list[str]) -> float:
 
 def timed_output(command: list[str]) -> tuple[float, str]:
     """Seconds a fresh process takes from spawn to exit (it must succeed), and its stdout."""
-    seconds, out, _ = measured_output(command)
-    return seconds, out
+    env = child_env()
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[:6])} … failed: {done.stderr.strip()[-500:]}")
+    return seconds, done.stdout
+
+
+# Runs argv[2:] and writes its peak RSS (KiB) to argv[1]. A process spawned by this one
+# would report this one's peak: Linux keeps the high-water mark of the memory it had before
+# `exec`, which after `fork` (or `vfork`) is the parent's; spawned by this small
+# interpreter, the command's own peak is what is read.
+_PEAK_OF = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.call(sys.argv[2:])\n"
+    "with open(sys.argv[1], 'w') as out:\n"
+    "    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+    "sys.exit(code)\n"
+)
 
 
 def measured_output(command: list[str]) -> tuple[float, str, int]:
-    """Seconds a fresh process takes from spawn to exit (it must succeed), its stdout, and
-    its peak resident set size in bytes, read from `wait4` as `time -v` reads it: the
-    largest of the process and the children it waited for, each alone (not their sum); 0
-    where unknown."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err, env=child_env())
-        peak = 0
-        if hasattr(os, "wait4"):
-            _, status, usage = os.wait4(process.pid, 0)
-            process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-            peak = usage.ru_maxrss * 1024  # KiB on Linux
-        else:  # Windows: no peak
-            process.wait()
-        seconds = time.perf_counter() - started
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = (f.read().decode("utf-8", "replace") for f in (out, err))
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command[:6])} … failed: {stderr.strip()[-500:]}")
-    return seconds, stdout, peak
+    """Seconds a fresh process takes from spawn to exit (it must succeed; a small
+    interpreter's start included), its stdout, and its peak resident set size in bytes as
+    `time -v` reads it: the largest of the process and the children it waited for, each
+    alone (not their sum); 0 where unknown (no `resource` module: Windows)."""
+    try:
+        import resource  # noqa: F401 - POSIX only
+    except ImportError:
+        seconds, out = timed_output(command)
+        return seconds, out, 0
+    with tempfile.TemporaryDirectory() as scratch:
+        peak_file = Path(scratch) / "peak"
+        seconds, out = timed_output([sys.executable, "-c", _PEAK_OF, str(peak_file), *command])
+        return seconds, out, int(peak_file.read_text(encoding="ascii")) * 1024
 
 
 def poll(until: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:
